@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages crigate's infrastructure needs; does nothing when all are present.
+set -euo pipefail
+packages=(containerd runc docker-registry umoci skopeo busybox-static curl)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if [ ${#missing[@]} = 0 ]; then
+  echo "[install-deps] all packages present"
+  exit 0
+fi
+[ "$(id -u)" = 0 ] || { echo "[install-deps] run as root to install: ${missing[*]}" >&2; exit 1; }
+echo "[install-deps] installing: ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${missing[@]}"
