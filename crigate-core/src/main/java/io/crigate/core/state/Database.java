@@ -1,0 +1,125 @@
+package io.crigate.core.state;
+
+import io.crigate.spi.CrigateException;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+
+/**
+ * The one SQLite connection behind {@link GatewayState}. Every use holds the lock: SQLite admits one
+ * writer at a time anyway, and one connection keeps the pragmas (WAL, synchronous=FULL) in force for
+ * every statement. Each unit of work is one transaction, so a {@code kill -9} leaves either all of it
+ * or none of it on disk.
+ */
+final class Database implements AutoCloseable {
+
+  /** Bump together with a migration in {@link #migrate()}. */
+  private static final int SCHEMA_VERSION = 1;
+
+  @FunctionalInterface
+  interface Work<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  private final Connection connection;
+  private final Path file;
+
+  private Database(Connection connection, Path file) {
+    this.connection = connection;
+    this.file = file;
+  }
+
+  static Database open(Path file) {
+    try {
+      Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+      Database database = new Database(connection, file);
+      database.configure();
+      database.migrate();
+      return database;
+    } catch (SQLException e) {
+      throw new CrigateException.FailedPrecondition("cannot open state database %s: %s".formatted(file, e.getMessage()));
+    }
+  }
+
+  /** Runs {@code work} in one transaction, rolled back if it throws. */
+  synchronized <T> T transaction(Work<T> work) {
+    try {
+      connection.setAutoCommit(false);
+      try {
+        T result = work.run(connection);
+        connection.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        connection.rollback();
+        throw e;
+      } finally {
+        connection.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      // The caller has not told the kubelet anything yet, so it can still fail the call cleanly.
+      throw new CrigateException.Unavailable("state database %s: %s".formatted(file, e.getMessage()), e);
+    }
+  }
+
+  /**
+   * Commits {@code work}, then applies {@code afterCommit} (an in-memory index update) under the same
+   * lock, so the index never shows a row the disk lacks and two writers cannot reorder their updates.
+   */
+  synchronized void write(Work<?> work, Runnable afterCommit) {
+    transaction(work);
+    afterCommit.run();
+  }
+
+  private void configure() throws SQLException {
+    try (Statement statement = connection.createStatement()) {
+      // WAL: readers never block the writer and a torn write is never visible after a crash.
+      statement.execute("PRAGMA journal_mode=WAL");
+      // FULL: a committed transaction survives power loss, not only a process crash.
+      statement.execute("PRAGMA synchronous=FULL");
+      statement.execute("PRAGMA busy_timeout=5000");
+    }
+  }
+
+  private void migrate() throws SQLException {
+    transaction(connection -> {
+      try (Statement statement = connection.createStatement()) {
+        int version;
+        try (var rows = statement.executeQuery("PRAGMA user_version")) {
+          version = rows.next() ? rows.getInt(1) : 0;
+        }
+        if (version > SCHEMA_VERSION) {
+          throw new SQLException("schema version %d is newer than this crigate (%d)".formatted(version, SCHEMA_VERSION));
+        }
+        if (version < 1) {
+          statement.execute("""
+              CREATE TABLE sandboxes (
+                id TEXT PRIMARY KEY, backend TEXT NOT NULL, handler TEXT NOT NULL,
+                pod_namespace TEXT NOT NULL, pod_name TEXT NOT NULL, pod_uid TEXT NOT NULL,
+                created_at_ms INTEGER NOT NULL)""");
+          statement.execute("""
+              CREATE TABLE containers (
+                id TEXT PRIMARY KEY, sandbox_id TEXT NOT NULL, backend TEXT NOT NULL,
+                name TEXT NOT NULL, created_at_ms INTEGER NOT NULL)""");
+          statement.execute("CREATE INDEX containers_by_sandbox ON containers(sandbox_id)");
+          statement.execute("""
+              CREATE TABLE backend_entries (
+                backend TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
+                PRIMARY KEY (backend, key)) WITHOUT ROWID""");
+          statement.execute("PRAGMA user_version=" + SCHEMA_VERSION);
+        }
+      }
+      return null;
+    });
+  }
+
+  @Override
+  public synchronized void close() {
+    try {
+      connection.close();
+    } catch (SQLException e) {
+      throw new CrigateException.Unavailable("closing state database %s: %s".formatted(file, e.getMessage()), e);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package io.crigate.core.state;
+
+import io.crigate.spi.DurableStore;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** One backend's namespace in the shared {@code backend_entries} table; every call is its own transaction. */
+final class SqliteDurableStore implements DurableStore {
+
+  private final Database database;
+  private final String backend;
+
+  SqliteDurableStore(Database database, String backend) {
+    this.database = database;
+    this.backend = backend;
+  }
+
+  @Override
+  public void put(String key, byte[] value) {
+    database.transaction(connection -> {
+      try (PreparedStatement statement = connection.prepareStatement(
+          "INSERT OR REPLACE INTO backend_entries(backend, key, value) VALUES (?, ?, ?)")) {
+        statement.setString(1, backend);
+        statement.setString(2, key);
+        statement.setBytes(3, value);
+        return statement.executeUpdate();
+      }
+    });
+  }
+
+  @Override
+  public Optional<byte[]> get(String key) {
+    return database.transaction(connection -> {
+      try (PreparedStatement statement = connection.prepareStatement(
+          "SELECT value FROM backend_entries WHERE backend = ? AND key = ?")) {
+        statement.setString(1, backend);
+        statement.setString(2, key);
+        try (ResultSet rows = statement.executeQuery()) {
+          return rows.next() ? Optional.of(rows.getBytes(1)) : Optional.empty();
+        }
+      }
+    });
+  }
+
+  @Override
+  public void remove(String key) {
+    database.transaction(connection -> {
+      try (PreparedStatement statement = connection.prepareStatement(
+          "DELETE FROM backend_entries WHERE backend = ? AND key = ?")) {
+        statement.setString(1, backend);
+        statement.setString(2, key);
+        return statement.executeUpdate();
+      }
+    });
+  }
+
+  @Override
+  public Map<String, byte[]> entries() {
+    return database.transaction(connection -> {
+      try (PreparedStatement statement = connection.prepareStatement(
+          "SELECT key, value FROM backend_entries WHERE backend = ?")) {
+        statement.setString(1, backend);
+        Map<String, byte[]> entries = new TreeMap<>();
+        try (ResultSet rows = statement.executeQuery()) {
+          while (rows.next()) {
+            entries.put(rows.getString(1), rows.getBytes(2));
+          }
+        }
+        return Collections.unmodifiableMap(entries);
+      }
+    });
+  }
+}
