@@ -1,0 +1,244 @@
+package io.crigate.backend.cri;
+
+import io.crigate.api.cri.v1.*;
+import io.crigate.spi.Backend;
+import io.crigate.spi.CrigateException;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import java.util.function.Supplier;
+
+/**
+ * Forwards every CRI call unchanged to a remote runtime over one pooled channel. Blocking stubs pick
+ * up the caller's {@link io.grpc.Context}, so the kubelet's deadline and cancellation reach the
+ * runtime without any code here. The runtime's own statuses pass through untouched; only an
+ * UNAVAILABLE (the socket is down or refuses) becomes {@link CrigateException.Unavailable}, naming
+ * this backend, so the operator sees which runtime is gone.
+ */
+final class RemoteCriBackend implements Backend {
+
+  private final String name;
+  private final String endpoint;
+  private final UnixSocketChannel connection;
+  private final RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime;
+  private final RuntimeServiceGrpc.RuntimeServiceStub runtimeAsync;
+  private final ImageServiceGrpc.ImageServiceBlockingStub images;
+
+  RemoteCriBackend(String name, String endpoint, UnixSocketChannel connection) {
+    this.name = name;
+    this.endpoint = endpoint;
+    this.connection = connection;
+    this.runtime = RuntimeServiceGrpc.newBlockingStub(connection.channel());
+    this.runtimeAsync = RuntimeServiceGrpc.newStub(connection.channel());
+    this.images = ImageServiceGrpc.newBlockingStub(connection.channel());
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public VersionResponse version(VersionRequest request) {
+    return call("Version", () -> runtime.version(request));
+  }
+
+  @Override
+  public StatusResponse status(StatusRequest request) {
+    return call("Status", () -> runtime.status(request));
+  }
+
+  @Override
+  public RunPodSandboxResponse runPodSandbox(RunPodSandboxRequest request) {
+    return call("RunPodSandbox", () -> runtime.runPodSandbox(request));
+  }
+
+  @Override
+  public StopPodSandboxResponse stopPodSandbox(StopPodSandboxRequest request) {
+    return call("StopPodSandbox", () -> runtime.stopPodSandbox(request));
+  }
+
+  @Override
+  public RemovePodSandboxResponse removePodSandbox(RemovePodSandboxRequest request) {
+    return call("RemovePodSandbox", () -> runtime.removePodSandbox(request));
+  }
+
+  @Override
+  public PodSandboxStatusResponse podSandboxStatus(PodSandboxStatusRequest request) {
+    return call("PodSandboxStatus", () -> runtime.podSandboxStatus(request));
+  }
+
+  @Override
+  public ListPodSandboxResponse listPodSandbox(ListPodSandboxRequest request) {
+    return call("ListPodSandbox", () -> runtime.listPodSandbox(request));
+  }
+
+  @Override
+  public CreateContainerResponse createContainer(CreateContainerRequest request) {
+    return call("CreateContainer", () -> runtime.createContainer(request));
+  }
+
+  @Override
+  public StartContainerResponse startContainer(StartContainerRequest request) {
+    return call("StartContainer", () -> runtime.startContainer(request));
+  }
+
+  @Override
+  public StopContainerResponse stopContainer(StopContainerRequest request) {
+    return call("StopContainer", () -> runtime.stopContainer(request));
+  }
+
+  @Override
+  public RemoveContainerResponse removeContainer(RemoveContainerRequest request) {
+    return call("RemoveContainer", () -> runtime.removeContainer(request));
+  }
+
+  @Override
+  public ListContainersResponse listContainers(ListContainersRequest request) {
+    return call("ListContainers", () -> runtime.listContainers(request));
+  }
+
+  @Override
+  public ContainerStatusResponse containerStatus(ContainerStatusRequest request) {
+    return call("ContainerStatus", () -> runtime.containerStatus(request));
+  }
+
+  @Override
+  public ExecSyncResponse execSync(ExecSyncRequest request) {
+    return call("ExecSync", () -> runtime.execSync(request));
+  }
+
+  /**
+   * Streams the runtime's events into {@code events}. The upstream call is started in the caller's
+   * context: when the kubelet's stream ends, that context is cancelled and grpc cancels this call.
+   */
+  @Override
+  public void getContainerEvents(GetEventsRequest request, StreamObserver<ContainerEventResponse> events) {
+    connection.reconnectIfFailed();
+    runtimeAsync.getContainerEvents(request, new EventRelay(events));
+  }
+
+  @Override
+  public UpdateContainerResourcesResponse updateContainerResources(UpdateContainerResourcesRequest request) {
+    return call("UpdateContainerResources", () -> runtime.updateContainerResources(request));
+  }
+
+  @Override
+  public UpdatePodSandboxResourcesResponse updatePodSandboxResources(UpdatePodSandboxResourcesRequest request) {
+    return call("UpdatePodSandboxResources", () -> runtime.updatePodSandboxResources(request));
+  }
+
+  @Override
+  public ReopenContainerLogResponse reopenContainerLog(ReopenContainerLogRequest request) {
+    return call("ReopenContainerLog", () -> runtime.reopenContainerLog(request));
+  }
+
+  /** The runtime's own streaming URL: the kubelet then talks to the runtime's stream server directly. */
+  @Override
+  public ExecResponse exec(ExecRequest request) {
+    return call("Exec", () -> runtime.exec(request));
+  }
+
+  @Override
+  public AttachResponse attach(AttachRequest request) {
+    return call("Attach", () -> runtime.attach(request));
+  }
+
+  @Override
+  public PortForwardResponse portForward(PortForwardRequest request) {
+    return call("PortForward", () -> runtime.portForward(request));
+  }
+
+  @Override
+  public ContainerStatsResponse containerStats(ContainerStatsRequest request) {
+    return call("ContainerStats", () -> runtime.containerStats(request));
+  }
+
+  @Override
+  public ListContainerStatsResponse listContainerStats(ListContainerStatsRequest request) {
+    return call("ListContainerStats", () -> runtime.listContainerStats(request));
+  }
+
+  @Override
+  public PodSandboxStatsResponse podSandboxStats(PodSandboxStatsRequest request) {
+    return call("PodSandboxStats", () -> runtime.podSandboxStats(request));
+  }
+
+  @Override
+  public ListPodSandboxStatsResponse listPodSandboxStats(ListPodSandboxStatsRequest request) {
+    return call("ListPodSandboxStats", () -> runtime.listPodSandboxStats(request));
+  }
+
+  @Override
+  public UpdateRuntimeConfigResponse updateRuntimeConfig(UpdateRuntimeConfigRequest request) {
+    return call("UpdateRuntimeConfig", () -> runtime.updateRuntimeConfig(request));
+  }
+
+  @Override
+  public CheckpointContainerResponse checkpointContainer(CheckpointContainerRequest request) {
+    return call("CheckpointContainer", () -> runtime.checkpointContainer(request));
+  }
+
+  @Override
+  public ListMetricDescriptorsResponse listMetricDescriptors(ListMetricDescriptorsRequest request) {
+    return call("ListMetricDescriptors", () -> runtime.listMetricDescriptors(request));
+  }
+
+  @Override
+  public ListPodSandboxMetricsResponse listPodSandboxMetrics(ListPodSandboxMetricsRequest request) {
+    return call("ListPodSandboxMetrics", () -> runtime.listPodSandboxMetrics(request));
+  }
+
+  @Override
+  public RuntimeConfigResponse runtimeConfig(RuntimeConfigRequest request) {
+    return call("RuntimeConfig", () -> runtime.runtimeConfig(request));
+  }
+
+  @Override
+  public ListImagesResponse listImages(ListImagesRequest request) {
+    return call("ListImages", () -> images.listImages(request));
+  }
+
+  @Override
+  public ImageStatusResponse imageStatus(ImageStatusRequest request) {
+    return call("ImageStatus", () -> images.imageStatus(request));
+  }
+
+  @Override
+  public PullImageResponse pullImage(PullImageRequest request) {
+    return call("PullImage", () -> images.pullImage(request));
+  }
+
+  @Override
+  public RemoveImageResponse removeImage(RemoveImageRequest request) {
+    return call("RemoveImage", () -> images.removeImage(request));
+  }
+
+  @Override
+  public ImageFsInfoResponse imageFsInfo(ImageFsInfoRequest request) {
+    return call("ImageFsInfo", () -> images.imageFsInfo(request));
+  }
+
+  @Override
+  public void close() {
+    connection.close();
+  }
+
+  @Override
+  public String toString() {
+    return "cri backend " + name + " at " + endpoint;
+  }
+
+  private <R> R call(String rpc, Supplier<R> invocation) {
+    connection.reconnectIfFailed();
+    try {
+      return invocation.get();
+    } catch (StatusRuntimeException e) {
+      if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+        throw new CrigateException.Unavailable("%s: runtime at %s unavailable for %s: %s"
+            .formatted(name, endpoint, rpc, e.getStatus().getDescription()), e);
+      }
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,218 @@
+package io.crigate.backend.cri;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import io.crigate.api.cri.v1.*;
+import io.crigate.spi.Backend;
+import io.crigate.spi.CrigateException;
+import io.crigate.spi.InitContext;
+import io.grpc.Context;
+import io.grpc.Deadline;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Drives the backend over a real unix socket against a scripted runtime. */
+class RemoteCriBackendTest {
+
+  @TempDir Path dir;
+  private Path socket;
+  private final ScriptedRuntime runtime = new ScriptedRuntime();
+  private UnixSocketRuntimeServer server;
+  private Backend backend;
+  private final ScheduledExecutorService deadlineTimer = Executors.newSingleThreadScheduledExecutor();
+
+  @BeforeEach
+  void createBackendBeforeAnyServerExists() {
+    socket = dir.resolve("cri.sock");
+    backend = new RemoteCriBackendFactory().create(new InitContext("edge",
+        JsonNodeFactory.instance.objectNode().put("endpoint", "unix://" + socket), dir, null, Clock.systemUTC()));
+  }
+
+  @AfterEach
+  void close() throws InterruptedException {
+    backend.close();
+    deadlineTimer.shutdownNow();
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  private void startRuntime() throws Exception {
+    server = UnixSocketRuntimeServer.start(socket, runtime, new ScriptedImages());
+  }
+
+  @Test
+  void forwardsRequestsAndResponsesUnchanged() throws Exception {
+    startRuntime();
+
+    RunPodSandboxResponse pod = backend.runPodSandbox(RunPodSandboxRequest.newBuilder()
+        .setConfig(PodSandboxConfig.newBuilder().setMetadata(PodSandboxMetadata.newBuilder().setName("web")))
+        .setRuntimeHandler("gpu")
+        .build());
+    PullImageResponse image = backend.pullImage(PullImageRequest.newBuilder()
+        .setImage(ImageSpec.newBuilder().setImage("127.0.0.1:5000/x:v1")).build());
+
+    // The scripted runtime answers "<handler>/<pod name>" and "<image>@pulled".
+    assertThat(pod.getPodSandboxId()).isEqualTo("gpu/web");
+    assertThat(image.getImageRef()).isEqualTo("127.0.0.1:5000/x:v1@pulled");
+  }
+
+  @Test
+  void passesTheRuntimesOwnStatusThroughUnchanged() throws Exception {
+    startRuntime();
+
+    assertThatThrownBy(() -> backend.podSandboxStatus(PodSandboxStatusRequest.newBuilder().setPodSandboxId("gone").build()))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+          assertThat(e.getStatus().getDescription()).isEqualTo("an error occurred when try to find sandbox \"gone\"");
+        });
+  }
+
+  @Test
+  void anAbsentRuntimeIsUnavailableNamingTheBackendThenServesOnceItIsBack() throws Exception {
+    assertThatThrownBy(() -> backend.version(VersionRequest.getDefaultInstance()))
+        .isInstanceOf(CrigateException.Unavailable.class)
+        .hasMessageContaining("edge")
+        .hasMessageContaining("unix://" + socket)
+        .hasMessageContaining("Version");
+
+    startRuntime();
+
+    await().ignoreException(CrigateException.Unavailable.class)
+        .until(() -> backend.version(VersionRequest.getDefaultInstance()).getRuntimeName().equals("scripted"));
+  }
+
+  @Test
+  void theCallersDeadlineReachesTheRuntime() throws Exception {
+    startRuntime();
+    Deadline callerDeadline = Deadline.after(30, TimeUnit.SECONDS);
+
+    Context.current().withDeadline(callerDeadline, deadlineTimer).run(() -> backend.version(VersionRequest.getDefaultInstance()));
+
+    assertThat(runtime.lastDeadline.get()).isNotNull();
+    assertThat(runtime.lastDeadline.get().timeRemaining(TimeUnit.MILLISECONDS))
+        .isPositive()
+        .isLessThanOrEqualTo(callerDeadline.timeRemaining(TimeUnit.MILLISECONDS) + 1000);
+  }
+
+  @Test
+  void aRuntimeThatNeverAnswersEndsAtTheCallersDeadlineNotAsUnavailable() throws Exception {
+    startRuntime();
+
+    Context.CancellableContext caller = Context.current().withDeadlineAfter(300, TimeUnit.MILLISECONDS, deadlineTimer);
+    assertThatThrownBy(() -> caller.call(() -> backend.containerStatus(ContainerStatusRequest.newBuilder().setContainerId("hung").build())))
+        .isInstanceOfSatisfying(StatusRuntimeException.class,
+            e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
+  }
+
+  @Test
+  void acceptsListResponsesLargerThanGrpcsDefaultFourMebibytes() throws Exception {
+    startRuntime();
+
+    ListContainersResponse list = backend.listContainers(ListContainersRequest.getDefaultInstance());
+
+    // 600 containers with a 10 KiB label each: about 6 MiB on the wire.
+    assertThat(list.getContainersCount()).isEqualTo(600);
+    assertThat(list.getSerializedSize()).isGreaterThan(6_000_000);
+  }
+
+  @Test
+  void relaysEventsAndCancelsTheRuntimeStreamWhenTheCallerGoesAway() throws Exception {
+    startRuntime();
+    List<ContainerEventResponse> received = new CopyOnWriteArrayList<>();
+    Context.CancellableContext caller = Context.current().withCancellation();
+
+    caller.run(() -> backend.getContainerEvents(GetEventsRequest.getDefaultInstance(), new StreamObserver<>() {
+      @Override
+      public void onNext(ContainerEventResponse event) {
+        received.add(event);
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {}
+    }));
+    await().until(() -> received.size() == 1);
+    caller.cancel(null);
+
+    assertThat(received.getFirst().getContainerId()).isEqualTo("c1");
+    assertThat(runtime.eventStreamCancelled.await(10, TimeUnit.SECONDS)).isTrue();
+  }
+
+  /** Answers with values derived from the request, so a test sees the request arrived intact. */
+  private static final class ScriptedRuntime extends RuntimeServiceGrpc.RuntimeServiceImplBase {
+    final AtomicReference<Deadline> lastDeadline = new AtomicReference<>();
+    final CountDownLatch eventStreamCancelled = new CountDownLatch(1);
+
+    @Override
+    public void version(VersionRequest request, StreamObserver<VersionResponse> response) {
+      lastDeadline.set(Context.current().getDeadline());
+      response.onNext(VersionResponse.newBuilder().setRuntimeName("scripted").build());
+      response.onCompleted();
+    }
+
+    @Override
+    public void runPodSandbox(RunPodSandboxRequest request, StreamObserver<RunPodSandboxResponse> response) {
+      response.onNext(RunPodSandboxResponse.newBuilder()
+          .setPodSandboxId(request.getRuntimeHandler() + "/" + request.getConfig().getMetadata().getName()).build());
+      response.onCompleted();
+    }
+
+    @Override
+    public void podSandboxStatus(PodSandboxStatusRequest request, StreamObserver<PodSandboxStatusResponse> response) {
+      response.onError(Status.NOT_FOUND
+          .withDescription("an error occurred when try to find sandbox \"%s\"".formatted(request.getPodSandboxId()))
+          .asRuntimeException());
+    }
+
+    @Override
+    public void containerStatus(ContainerStatusRequest request, StreamObserver<ContainerStatusResponse> response) {
+      // Never answers: the caller's deadline has to end the call.
+    }
+
+    @Override
+    public void listContainers(ListContainersRequest request, StreamObserver<ListContainersResponse> response) {
+      ListContainersResponse.Builder list = ListContainersResponse.newBuilder();
+      String label = "x".repeat(10 * 1024);
+      for (int i = 0; i < 600; i++) {
+        list.addContainers(Container.newBuilder().setId("c" + i).putLabels("payload", label));
+      }
+      response.onNext(list.build());
+      response.onCompleted();
+    }
+
+    @Override
+    public void getContainerEvents(GetEventsRequest request, StreamObserver<ContainerEventResponse> response) {
+      ((ServerCallStreamObserver<ContainerEventResponse>) response).setOnCancelHandler(eventStreamCancelled::countDown);
+      response.onNext(ContainerEventResponse.newBuilder().setContainerId("c1").build());
+    }
+  }
+
+  private static final class ScriptedImages extends ImageServiceGrpc.ImageServiceImplBase {
+    @Override
+    public void pullImage(PullImageRequest request, StreamObserver<PullImageResponse> response) {
+      response.onNext(PullImageResponse.newBuilder().setImageRef(request.getImage().getImage() + "@pulled").build());
+      response.onCompleted();
+    }
+  }
+}
