@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Stops everything scripts/infra/up.sh (and the quickstart's crigate) started under
 # ${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}, by pid: crigate, Slurm (via slurm-down.sh when present),
-# the containers containerd runs, containerd A and B, the registry. Keeps pulled images and the
+# the containers containerd runs, every containerd instance, the registry. Keeps pulled images and the
 # registry's data so the next up.sh is fast; --purge also deletes the directory.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -17,18 +17,6 @@ esac
 infra_stop crigate
 [ -x "$here/slurm-down.sh" ] && "$here/slurm-down.sh"
 
-# Containers outlive containerd (their shims are separate processes), so end them first.
-kill_tasks() {
-  local socket=$CRIGATE_INFRA_DIR/containerd-$1/containerd.sock id
-  infra_live_pid "containerd-$1" >/dev/null || return 0
-  for id in $(ctr -a "$socket" -n k8s.io tasks ls -q 2>/dev/null); do
-    ctr -a "$socket" -n k8s.io tasks kill -s SIGKILL "$id" >/dev/null 2>&1 || true
-  done
-  for id in $(ctr -a "$socket" -n k8s.io tasks ls -q 2>/dev/null); do
-    timeout 10 ctr -a "$socket" -n k8s.io tasks delete -f "$id" >/dev/null 2>&1 || true
-  done
-}
-
 # Shims left by a containerd that crashed: kill each one's container init (which ends its pid
 # namespace), then the shim. A shim is ours when its -address names the infra dir.
 kill_orphan_shims() {
@@ -41,9 +29,9 @@ kill_orphan_shims() {
   done
 }
 
-for instance in a b; do
-  kill_tasks "$instance"
-  infra_stop "containerd-$instance"
+# Every instance: A and B from up.sh, and any a test started and did not stop.
+for pidfile in "$infra_pids"/containerd-*; do
+  [ -e "$pidfile" ] && "$here/containerd.sh" stop "${pidfile##*/containerd-}"
 done
 kill_orphan_shims
 infra_stop registry
