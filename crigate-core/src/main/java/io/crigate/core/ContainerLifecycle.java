@@ -1,0 +1,117 @@
+package io.crigate.core;
+
+import io.crigate.api.cri.v1.*;
+import io.crigate.core.state.ContainerRecord;
+import io.crigate.core.state.GatewayState;
+import io.crigate.spi.Backend;
+import io.crigate.spi.CrigateException;
+import io.grpc.Status;
+import java.time.Clock;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Container calls: CreateContainer goes to the sandbox's owner and is recorded; the rest follow the record. */
+final class ContainerLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(ContainerLifecycle.class);
+
+  private final Owners owners;
+  private final GatewayState state;
+  private final Clock clock;
+
+  ContainerLifecycle(Owners owners, GatewayState state, Clock clock) {
+    this.owners = owners;
+    this.state = state;
+    this.clock = clock;
+  }
+
+  CreateContainerResponse createContainer(CreateContainerRequest request) {
+    String sandboxId = Require.id("pod_sandbox_id", request.getPodSandboxId());
+    Require.present(request.hasConfig(), "config");
+    Require.present(request.getConfig().hasMetadata(), "config.metadata");
+    Require.id("config.metadata.name", request.getConfig().getMetadata().getName());
+    Require.id("config.image.image", request.getConfig().getImage().getImage());
+    Backend owner = owners.ofSandbox(sandboxId);
+    CreateContainerResponse response = owner.createContainer(request);
+    String id = response.getContainerId();
+    if (id.isEmpty()) {
+      throw new CrigateException.FailedPrecondition("backend %s returned no container_id".formatted(owner.name()));
+    }
+    try {
+      state.containers().add(new ContainerRecord(id, sandboxId, owner.name(), request.getConfig().getMetadata().getName(),
+          clock.instant()));
+    } catch (RuntimeException e) {
+      discard(owner, id, e);
+      throw e;
+    }
+    return response;
+  }
+
+  StartContainerResponse startContainer(StartContainerRequest request) {
+    return owner(request.getContainerId()).startContainer(request);
+  }
+
+  StopContainerResponse stopContainer(StopContainerRequest request) {
+    return owner(request.getContainerId()).stopContainer(request);
+  }
+
+  /** Idempotent, as CRI requires; the record goes only once the backend confirms. */
+  RemoveContainerResponse removeContainer(RemoveContainerRequest request) {
+    String id = Require.id("container_id", request.getContainerId());
+    Optional<Backend> owner = owners.ofContainerIfExists(id);
+    if (owner.isEmpty()) {
+      return RemoveContainerResponse.getDefaultInstance();
+    }
+    RemoveContainerResponse response;
+    try {
+      response = owner.get().removeContainer(request);
+    } catch (RuntimeException e) {
+      if (GrpcErrors.codeOf(e) != Status.Code.NOT_FOUND) {
+        throw e;
+      }
+      response = RemoveContainerResponse.getDefaultInstance();
+    }
+    state.containers().remove(id);
+    return response;
+  }
+
+  ContainerStatusResponse containerStatus(ContainerStatusRequest request) {
+    return owner(request.getContainerId()).containerStatus(request);
+  }
+
+  ContainerStatsResponse containerStats(ContainerStatsRequest request) {
+    return owner(request.getContainerId()).containerStats(request);
+  }
+
+  UpdateContainerResourcesResponse updateContainerResources(UpdateContainerResourcesRequest request) {
+    return owner(request.getContainerId()).updateContainerResources(request);
+  }
+
+  ReopenContainerLogResponse reopenContainerLog(ReopenContainerLogRequest request) {
+    return owner(request.getContainerId()).reopenContainerLog(request);
+  }
+
+  ExecSyncResponse execSync(ExecSyncRequest request) {
+    String id = Require.id("container_id", request.getContainerId());
+    Require.present(request.getCmdCount() > 0, "cmd");
+    return owners.ofContainer(id).execSync(request);
+  }
+
+  CheckpointContainerResponse checkpointContainer(CheckpointContainerRequest request) {
+    return owner(request.getContainerId()).checkpointContainer(request);
+  }
+
+  private Backend owner(String containerId) {
+    return owners.ofContainer(Require.id("container_id", containerId));
+  }
+
+  private static void discard(Backend backend, String id, RuntimeException cause) {
+    log.error("could not record container {} on backend {}; removing it there", id, backend.name(), cause);
+    try {
+      backend.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(id).build());
+    } catch (RuntimeException e) {
+      log.error("could not remove unrecorded container {} from backend {}", id, backend.name(), e);
+    }
+  }
+}

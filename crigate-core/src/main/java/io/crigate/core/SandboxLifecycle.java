@@ -1,0 +1,117 @@
+package io.crigate.core;
+
+import io.crigate.api.cri.v1.*;
+import io.crigate.core.state.GatewayState;
+import io.crigate.core.state.SandboxRecord;
+import io.crigate.spi.Backend;
+import io.crigate.spi.CrigateException;
+import io.grpc.Status;
+import java.time.Clock;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Pod sandbox calls. RunPodSandbox picks the backend by handler and records ownership durably
+ * before answering; every later call goes to the recorded owner.
+ */
+final class SandboxLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(SandboxLifecycle.class);
+
+  private final BackendRoutes routes;
+  private final Owners owners;
+  private final GatewayState state;
+  private final Clock clock;
+
+  SandboxLifecycle(BackendRoutes routes, Owners owners, GatewayState state, Clock clock) {
+    this.routes = routes;
+    this.owners = owners;
+    this.state = state;
+    this.clock = clock;
+  }
+
+  RunPodSandboxResponse runPodSandbox(RunPodSandboxRequest request) {
+    Require.present(request.hasConfig(), "config");
+    Require.present(request.getConfig().hasMetadata(), "config.metadata");
+    PodSandboxMetadata metadata = request.getConfig().getMetadata();
+    Require.id("config.metadata.name", metadata.getName());
+    BackendRoutes.Route route = routes.forHandler(request.getRuntimeHandler());
+    RunPodSandboxResponse response = route.backend().runPodSandbox(
+        request.toBuilder().setRuntimeHandler(route.binding().backendHandler()).build());
+    String id = response.getPodSandboxId();
+    if (id.isEmpty()) {
+      throw new CrigateException.FailedPrecondition("backend %s returned no pod_sandbox_id".formatted(route.backend().name()));
+    }
+    SandboxRecord record = new SandboxRecord(id, route.backend().name(), HandlerBinding.normalize(request.getRuntimeHandler()),
+        metadata.getNamespace(), metadata.getName(), metadata.getUid(), clock.instant());
+    try {
+      state.sandboxes().add(record);
+    } catch (RuntimeException e) {
+      // Without a record the kubelet would retry and leave this sandbox orphaned on the backend.
+      discard(route.backend(), id, e);
+      throw e;
+    }
+    return response;
+  }
+
+  /** Idempotent, as CRI requires: a sandbox that no backend has is already stopped. */
+  StopPodSandboxResponse stopPodSandbox(StopPodSandboxRequest request) {
+    String id = Require.id("pod_sandbox_id", request.getPodSandboxId());
+    Optional<Backend> owner = owners.ofSandboxIfExists(id);
+    if (owner.isEmpty()) {
+      return StopPodSandboxResponse.getDefaultInstance();
+    }
+    try {
+      return owner.get().stopPodSandbox(request);
+    } catch (RuntimeException e) {
+      if (GrpcErrors.codeOf(e) == Status.Code.NOT_FOUND) {
+        return StopPodSandboxResponse.getDefaultInstance();
+      }
+      throw e;
+    }
+  }
+
+  /** Idempotent, as CRI requires; the record (and its containers') goes only once the backend confirms. */
+  RemovePodSandboxResponse removePodSandbox(RemovePodSandboxRequest request) {
+    String id = Require.id("pod_sandbox_id", request.getPodSandboxId());
+    Optional<Backend> owner = owners.ofSandboxIfExists(id);
+    if (owner.isEmpty()) {
+      return RemovePodSandboxResponse.getDefaultInstance();
+    }
+    RemovePodSandboxResponse response;
+    try {
+      response = owner.get().removePodSandbox(request);
+    } catch (RuntimeException e) {
+      if (GrpcErrors.codeOf(e) != Status.Code.NOT_FOUND) {
+        throw e;
+      }
+      response = RemovePodSandboxResponse.getDefaultInstance();
+    }
+    state.sandboxes().remove(id);
+    return response;
+  }
+
+  PodSandboxStatusResponse podSandboxStatus(PodSandboxStatusRequest request) {
+    return owners.ofSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId())).podSandboxStatus(request);
+  }
+
+  PodSandboxStatsResponse podSandboxStats(PodSandboxStatsRequest request) {
+    return owners.ofSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId())).podSandboxStats(request);
+  }
+
+  UpdatePodSandboxResourcesResponse updatePodSandboxResources(UpdatePodSandboxResourcesRequest request) {
+    return owners.ofSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId())).updatePodSandboxResources(request);
+  }
+
+  private static void discard(Backend backend, String id, RuntimeException cause) {
+    log.error("could not record sandbox {} on backend {}; removing it there", id, backend.name(), cause);
+    try {
+      backend.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(id).build());
+      backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(id).build());
+    } catch (RuntimeException e) {
+      // Reconcile at the next start adopts it, so it is not lost for good.
+      log.error("could not remove unrecorded sandbox {} from backend {}", id, backend.name(), e);
+    }
+  }
+}
