@@ -1,0 +1,81 @@
+package io.crigate.scheduler.sim;
+
+import io.crigate.images.ImageLayers;
+import io.crigate.scheduler.ImageLocality;
+import io.crigate.scheduler.LayerLocality;
+import io.crigate.scheduler.LayerSpread;
+import io.crigate.scheduler.PodLayers;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The image part of a node's score, on kube-scheduler's 0..100 plugin scale. */
+sealed interface ImageScorer {
+
+  String name();
+
+  long[] scores(ImageLayers image, List<SimNode> nodes);
+
+  List<ImageScorer> ALL = List.of(new ResourcesOnly(), new UpstreamImageLocality(), new LayerAware());
+
+  static ImageScorer named(String name) {
+    return ALL.stream().filter(s -> s.name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("unknown scorer %s; known: %s"
+            .formatted(name, ALL.stream().map(ImageScorer::name).toList())));
+  }
+
+  /** Baseline: no image score, placement by resources alone (random among ties). */
+  record ResourcesOnly() implements ImageScorer {
+    @Override
+    public String name() {
+      return "resources-only";
+    }
+
+    @Override
+    public long[] scores(ImageLayers image, List<SimNode> nodes) {
+      return new long[nodes.size()];
+    }
+  }
+
+  /** Upstream ImageLocality on what node status shows: whole images, 50 largest per node. */
+  record UpstreamImageLocality() implements ImageScorer {
+    @Override
+    public String name() {
+      return "image-locality";
+    }
+
+    @Override
+    public long[] scores(ImageLayers image, List<SimNode> nodes) {
+      Map<String, Integer> nodesWithImage = new HashMap<>();
+      for (SimNode node : nodes) {
+        node.imageStatus().keySet().forEach(name -> nodesWithImage.merge(name, 1, Integer::sum));
+      }
+      List<String> podImages = List.of(image.reference());
+      long[] scores = new long[nodes.size()];
+      for (int i = 0; i < scores.length; i++) {
+        scores[i] = ImageLocality.score(podImages, nodes.get(i).imageStatus(), nodesWithImage, nodes.size());
+      }
+      return scores;
+    }
+  }
+
+  /** LayerLocality as the extender returns it (0..10), scaled by kube-scheduler's 100/10 at weight 1. */
+  record LayerAware() implements ImageScorer {
+    @Override
+    public String name() {
+      return "layer-locality";
+    }
+
+    @Override
+    public long[] scores(ImageLayers image, List<SimNode> nodes) {
+      PodLayers pod = PodLayers.of(List.of(image));
+      LayerSpread spread = LayerSpread.of(pod, nodes);
+      long[] scores = new long[nodes.size()];
+      for (int i = 0; i < scores.length; i++) {
+        scores[i] = LayerLocality.score(pod, nodes.get(i), spread)
+            * (ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY);
+      }
+      return scores;
+    }
+  }
+}

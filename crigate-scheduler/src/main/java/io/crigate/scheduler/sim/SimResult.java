@@ -1,0 +1,11 @@
+package io.crigate.scheduler.sim;
+
+/**
+ * What one scorer achieved on one trace.
+ *
+ * @param pulls pod starts that had to pull at least one layer
+ * @param meanStartSeconds mean over started pods of (bytes pulled / bandwidth)
+ * @param podsPerNodeCv coefficient of variation of running pods per node, averaged over arrivals
+ */
+public record SimResult(String scorer, long seed, int pods, int unschedulable, long bytesPulled, int pulls,
+    double meanStartSeconds, double p95StartSeconds, double podsPerNodeCv) {}

@@ -1,0 +1,107 @@
+package io.crigate.scheduler.sim;
+
+import io.crigate.images.ImageLayers;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.SplittableRandom;
+import java.util.function.IntConsumer;
+
+/**
+ * Replays one trace against one scorer. Each arrival first retires the pods that ended before it,
+ * then filters nodes by requests, scores them as kube-scheduler's default profile does (image score
+ * + LeastAllocated + BalancedAllocation, weight 1 each), picks the best (random among ties, as
+ * kube-scheduler does) and starts the pod there, pulling the layers the node lacks.
+ *
+ * @param bandwidthBytesPerSecond per-node pull bandwidth, to turn pulled bytes into start latency
+ */
+public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSecond) {
+
+  private record Running(double endsAt, PodArrival pod, SimNode node) {}
+
+  public SimResult run(String scorerName, long seed, List<PodArrival> trace, ImageCatalog catalog,
+      IntConsumer progress) {
+    ImageScorer scorer = ImageScorer.named(scorerName);
+    List<SimNode> cluster = new ArrayList<>(nodes);
+    for (int i = 0; i < nodes; i++) {
+      cluster.add(new SimNode("node-%02d".formatted(i), shape));
+    }
+    SplittableRandom ties = new SplittableRandom(seed);
+    PriorityQueue<Running> running = new PriorityQueue<>((a, b) -> Double.compare(a.endsAt(), b.endsAt()));
+    double[] startSeconds = new double[trace.size()];
+    int started = 0;
+    int unschedulable = 0;
+    int pulls = 0;
+    long bytes = 0;
+    double cvSum = 0;
+    for (int i = 0; i < trace.size(); i++) {
+      PodArrival pod = trace.get(i);
+      while (!running.isEmpty() && running.peek().endsAt() <= pod.atSeconds()) {
+        Running done = running.poll();
+        done.node().stop(done.pod(), done.endsAt());
+      }
+      ImageLayers image = catalog.image(pod.image());
+      SimNode node = place(pod, image, cluster, scorer, ties);
+      if (node == null) {
+        unschedulable++;
+      } else {
+        long pulled = node.start(pod, image, pod.atSeconds());
+        bytes += pulled;
+        pulls += pulled > 0 ? 1 : 0;
+        startSeconds[started++] = pulled / bandwidthBytesPerSecond;
+        running.add(new Running(pod.atSeconds() + pod.durationSeconds(), pod, node));
+      }
+      cvSum += podsPerNodeCv(cluster);
+      progress.accept(i + 1);
+    }
+    double[] starts = Arrays.copyOf(startSeconds, started);
+    Arrays.sort(starts);
+    return new SimResult(scorer.name(), seed, trace.size(), unschedulable, bytes, pulls,
+        Arrays.stream(starts).average().orElse(0), percentile(starts, 0.95),
+        trace.isEmpty() ? 0 : cvSum / trace.size());
+  }
+
+  private SimNode place(PodArrival pod, ImageLayers image, List<SimNode> cluster, ImageScorer scorer,
+      SplittableRandom ties) {
+    // the image score's spread counts all nodes, as upstream counts the whole snapshot
+    long[] imageScores = scorer.scores(image, cluster);
+    SimNode best = null;
+    long bestScore = Long.MIN_VALUE;
+    int tied = 0;
+    for (int i = 0; i < cluster.size(); i++) {
+      SimNode node = cluster.get(i);
+      if (!node.fits(pod)) {
+        continue;
+      }
+      long score = imageScores[i]
+          + ResourceScores.leastAllocated(node, pod, shape)
+          + ResourceScores.balancedAllocation(node, pod, shape);
+      if (score > bestScore) {
+        best = node;
+        bestScore = score;
+        tied = 1;
+      } else if (score == bestScore && ties.nextInt(++tied) == 0) {
+        best = node; // reservoir sampling: each tied node wins with equal probability
+      }
+    }
+    return best;
+  }
+
+  static double podsPerNodeCv(List<SimNode> cluster) {
+    double mean = cluster.stream().mapToInt(n -> n.pods).average().orElse(0);
+    if (mean == 0) {
+      return 0;
+    }
+    double variance = cluster.stream().mapToDouble(n -> (n.pods - mean) * (n.pods - mean)).average().orElse(0);
+    return Math.sqrt(variance) / mean;
+  }
+
+  static double percentile(double[] sorted, double fraction) {
+    if (sorted.length == 0) {
+      return 0;
+    }
+    int index = (int) Math.ceil(fraction * sorted.length) - 1;
+    return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+  }
+}
