@@ -1,0 +1,65 @@
+package io.crigate.it;
+
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * A containerd of a test's own, started with scripts/infra/containerd.sh (the same configuration as
+ * A and B), that the test may take away and bring back without disturbing other tests.
+ */
+final class ContainerdInstance implements BeforeAllCallback, AfterAllCallback {
+
+  private final Infra infra;
+  private final String name;
+
+  ContainerdInstance(Infra infra, String name) {
+    this.infra = infra;
+    this.name = name;
+  }
+
+  String endpoint() {
+    return "unix://" + infra.dir().resolve("containerd-" + name).resolve("containerd.sock");
+  }
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    script("start");
+  }
+
+  /** Ends its containers and stops it. */
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    script("stop");
+  }
+
+  /** Stops the daemon alone, as a crash or an upgrade would: its containers keep running in their shims. */
+  void stopDaemon() throws IOException {
+    long pid = Long.parseLong(Files.readString(infra.dir().resolve("pids/containerd-" + name)).strip());
+    ProcessHandle daemon = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("containerd " + name + " not running"));
+    daemon.destroy();
+    await("containerd " + name + " exit").atMost(Duration.ofSeconds(30)).until(() -> !daemon.isAlive());
+  }
+
+  void startDaemon() throws Exception {
+    script("start");
+  }
+
+  private void script(String action) throws Exception {
+    Path script = Infra.repositoryRoot().resolve("scripts/infra/containerd.sh");
+    ProcessBuilder builder = new ProcessBuilder("bash", script.toString(), action, name).inheritIO();
+    builder.environment().put("CRIGATE_INFRA_DIR", infra.dir().toString());
+    Process process = builder.start();
+    if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+      process.destroyForcibly();
+      throw new IllegalStateException("containerd.sh %s %s failed".formatted(action, name));
+    }
+  }
+}
