@@ -1,0 +1,144 @@
+package io.crigate.core;
+
+import io.crigate.core.config.BackendConfig;
+import io.crigate.core.config.GatewayConfig;
+import io.crigate.core.dump.DumpInterceptor;
+import io.crigate.core.server.CriServer;
+import io.crigate.core.server.StateDirLock;
+import io.crigate.core.state.GatewayState;
+import io.crigate.spi.Backend;
+import io.crigate.spi.BackendFactory;
+import io.crigate.spi.CrigateException;
+import io.crigate.spi.InitContext;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
+import io.grpc.ServerServiceDefinition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running crigate: state, backends, router and the CRI server, started in that order and
+ * closed in the reverse one. If any step fails, everything already started is closed again, so a
+ * failed start leaves no lock, socket or open backend behind.
+ */
+public final class Gateway implements AutoCloseable {
+
+  /** How long in-flight calls may run on shutdown; the kubelet retries what is cut off. */
+  static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
+  private static final Logger log = LoggerFactory.getLogger(Gateway.class);
+
+  private final Deque<AutoCloseable> running;
+  private final Path socket;
+
+  private Gateway(Deque<AutoCloseable> running, Path socket) {
+    this.running = running;
+    this.socket = socket;
+  }
+
+  /**
+   * @throws CrigateException.InvalidArgument for a backend type no factory provides, or settings a
+   *     factory rejects
+   * @throws CrigateException.FailedPrecondition when the state dir or socket is in use
+   */
+  public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories) {
+    checkTypes(config, factories);
+    config.warnings().forEach(log::warn);
+    Deque<AutoCloseable> running = new ArrayDeque<>();
+    try {
+      running.push(StateDirLock.acquire(config.stateDir()));
+      GatewayState state = GatewayState.open(config.stateDir());
+      running.push(state);
+      Map<String, Backend> backends = new LinkedHashMap<>();
+      for (BackendConfig backend : config.backends()) {
+        Backend created = factories.get(backend.type()).create(initContext(config.stateDir(), backend, state));
+        running.push(created);
+        backends.put(backend.name(), created);
+      }
+      CriRouter router = CriRouter.create(backends, config.bindings(), state);
+      router.reconcile();
+      List<ServerInterceptor> interceptors = new ArrayList<>(List.of(GrpcErrors.interceptor()));
+      if (config.dump().rules().enabled()) {
+        DumpInterceptor dump = DumpInterceptor.open(config.dump(), Clock.systemUTC());
+        running.push(dump);
+        interceptors.add(dump); // added last, so it runs first: it sees the status errors were mapped to
+      }
+      List<ServerServiceDefinition> services = router.services().stream()
+          .map(service -> ServerInterceptors.intercept(service, interceptors))
+          .toList();
+      running.push(CriServer.start(config.socket(), services, SHUTDOWN_GRACE));
+      logServing(config);
+      return new Gateway(running, config.socket());
+    } catch (RuntimeException e) {
+      closeAll(running, e);
+      throw e;
+    }
+  }
+
+  public Path socket() {
+    return socket;
+  }
+
+  /** Stops serving (in-flight calls get {@link #SHUTDOWN_GRACE}), then closes dump, backends, state and lock. */
+  @Override
+  public void close() {
+    RuntimeException failure = new IllegalStateException("closing crigate failed");
+    closeAll(running, failure);
+    if (failure.getSuppressed().length > 0) {
+      throw failure;
+    }
+    log.info("stopped serving on {}", socket);
+  }
+
+  private static void checkTypes(GatewayConfig config, Map<String, BackendFactory> factories) {
+    for (BackendConfig backend : config.backends()) {
+      if (!factories.containsKey(backend.type())) {
+        throw new CrigateException.InvalidArgument("backend '%s' has unknown type '%s' (known: %s)"
+            .formatted(backend.name(), backend.type(), String.join(", ", new TreeSet<>(factories.keySet()))));
+      }
+    }
+  }
+
+  private static InitContext initContext(Path stateDir, BackendConfig backend, GatewayState state) {
+    Path dir = stateDir.resolve("backends").resolve(backend.name());
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create state dir of backend " + backend.name(), e);
+    }
+    return new InitContext(backend.name(), backend.settings(), dir, state.backendStore(backend.name()), Clock.systemUTC());
+  }
+
+  private static void logServing(GatewayConfig config) {
+    String sinceStart = ProcessHandle.current().info().startInstant()
+        .map(start -> Duration.between(start, Instant.now()).toMillis() + " ms after process start")
+        .orElse("process start time unknown");
+    log.info("serving CRI on {} with backends {} ({})", config.socket(),
+        config.backends().stream().map(BackendConfig::name).toList(), sinceStart);
+  }
+
+  /** Closes in reverse start order; every failure is added to {@code failure} as suppressed. */
+  private static void closeAll(Deque<AutoCloseable> running, Throwable failure) {
+    while (!running.isEmpty()) {
+      AutoCloseable resource = running.pop();
+      try {
+        resource.close();
+      } catch (Exception e) {
+        failure.addSuppressed(e);
+      }
+    }
+  }
+}

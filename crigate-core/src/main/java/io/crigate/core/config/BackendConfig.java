@@ -1,0 +1,26 @@
+package io.crigate.core.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.core.HandlerBinding;
+import java.util.List;
+
+/**
+ * One configured backend.
+ *
+ * @param name unique among backends; also names its state directory
+ * @param type selects the factory ({@code cri}, ...)
+ * @param handlers the RuntimeClass handlers it serves, each with the handler forwarded to it
+ * @param settings every other key of the backend's entry, handed to the factory unread; may hold secrets
+ */
+public record BackendConfig(String name, String type, List<HandlerBinding> handlers, JsonNode settings) {
+
+  public BackendConfig {
+    handlers = List.copyOf(handlers);
+  }
+
+  @Override
+  public String toString() {
+    // settings may carry credentials; keep them out of logs and exception messages
+    return "BackendConfig[name=%s, type=%s, handlers=%s]".formatted(name, type, handlers);
+  }
+}

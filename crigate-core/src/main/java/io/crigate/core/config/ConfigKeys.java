@@ -1,0 +1,29 @@
+package io.crigate.core.config;
+
+import java.util.List;
+
+/** The keys of the configuration file, shared by the reader and the flags that produce the same tree. */
+final class ConfigKeys {
+
+  static final String SOCKET = "socket";
+  static final String STATE_DIR = "stateDir";
+  static final String LOG_LEVEL = "logLevel";
+  static final String BACKENDS = "backends";
+  static final String DUMP = "dump";
+  static final List<String> TOP_LEVEL = List.of(SOCKET, STATE_DIR, LOG_LEVEL, BACKENDS, DUMP);
+
+  static final String NAME = "name";
+  static final String TYPE = "type";
+  static final String HANDLERS = "handlers";
+
+  static final String DUMP_RULES = "rules";
+  static final String DUMP_FILE = "file";
+  static final String DUMP_FORMAT = "format";
+  static final String DUMP_REDACT_ENV = "redactEnv";
+  static final List<String> DUMP_KEYS = List.of(DUMP_RULES, DUMP_FILE, DUMP_FORMAT, DUMP_REDACT_ENV);
+
+  /** {@code dump.file} value that selects standard error, so a flag can override a file's path. */
+  static final String STDERR = "-";
+
+  private ConfigKeys() {}
+}

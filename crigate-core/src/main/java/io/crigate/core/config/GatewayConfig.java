@@ -1,0 +1,42 @@
+package io.crigate.core.config;
+
+import io.crigate.core.HandlerBinding;
+import io.crigate.core.dump.DumpSettings;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The whole configuration of one crigate, after file and flags are merged and checked.
+ *
+ * @param socket where the CRI server listens
+ * @param stateDir ownership database, lock file and each backend's own directory
+ * @param backends in configuration order
+ * @param dump the message dump
+ * @param logLevel the root log level (trace, debug, info, warn, error, off)
+ */
+public record GatewayConfig(Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump, String logLevel) {
+
+  public static final Path DEFAULT_SOCKET = Path.of("/run/crigate/crigate.sock");
+  public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/crigate");
+  public static final String DEFAULT_LOG_LEVEL = "info";
+
+  public GatewayConfig {
+    backends = List.copyOf(backends);
+  }
+
+  /** Every handler binding of every backend. */
+  public List<HandlerBinding> bindings() {
+    return backends.stream().flatMap(b -> b.handlers().stream()).toList();
+  }
+
+  /** Legal but probably unintended settings, for the operator's log. */
+  public List<String> warnings() {
+    List<String> warnings = new ArrayList<>();
+    if (bindings().stream().noneMatch(b -> b.handler().equals(HandlerBinding.DEFAULT_HANDLER))) {
+      warnings.add("no backend binds the '%s' handler: pods without a RuntimeClass will be rejected"
+          .formatted(HandlerBinding.DEFAULT_HANDLER));
+    }
+    return warnings;
+  }
+}

@@ -1,0 +1,64 @@
+package io.crigate.core.dump;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The ordered dump rules. Every rule whose regex matches the method is applied in order, so the
+ * last matching rule decides; a method no rule matches is not dumped. Decisions are cached per
+ * method, so a call the dump ignores costs one map lookup.
+ */
+public final class DumpRules {
+
+  private final List<DumpRule> rules;
+  private final Map<String, DumpLevel> levelByFullName = new ConcurrentHashMap<>();
+
+  public DumpRules(List<DumpRule> rules) {
+    this.rules = List.copyOf(rules);
+  }
+
+  /** Parses a comma-separated list such as {@code off:.*,short:.*Pod.*,full:CreateContainer}. */
+  public static DumpRules parse(String spec) {
+    return new DumpRules(Arrays.stream(spec.split(","))
+        .map(String::trim)
+        .filter(s -> !s.isEmpty())
+        .map(DumpRule::parse)
+        .toList());
+  }
+
+  public static DumpRules none() {
+    return new DumpRules(List.of());
+  }
+
+  public List<DumpRule> rules() {
+    return rules;
+  }
+
+  /** Whether any method is dumped at all; when not, the interceptor is not installed. */
+  public boolean enabled() {
+    return rules.stream().anyMatch(r -> r.level() != DumpLevel.OFF);
+  }
+
+  /** @param fullMethodName the gRPC name, {@code service/method} */
+  DumpLevel levelFor(String fullMethodName) {
+    return levelByFullName.computeIfAbsent(fullMethodName, this::decide);
+  }
+
+  private DumpLevel decide(String fullMethodName) {
+    String shortName = fullMethodName.substring(fullMethodName.lastIndexOf('/') + 1);
+    DumpLevel level = DumpLevel.OFF;
+    for (DumpRule rule : rules) {
+      if (rule.matches(shortName, fullMethodName)) {
+        level = rule.level();
+      }
+    }
+    return level;
+  }
+
+  @Override
+  public String toString() {
+    return rules.toString();
+  }
+}
