@@ -1,0 +1,153 @@
+package io.crigate.images;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.crigate.spi.CrigateException;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Bearer challenge flow against a test-only registry front and token endpoint (docker-registry
+ * here can only do Basic without a JWT-issuing service). The same server serves a tampered
+ * manifest for the digest check and counts fetches for the cache.
+ */
+class TokenRegistryTest {
+
+  private static final String USER = "robot";
+  private static final String PASSWORD = "token-secret-42";
+  private static final String TOKEN = "issued-token";
+  private static final byte[] MANIFEST = """
+      {"schemaVersion":2,"mediaType":"application/vnd.docker.distribution.manifest.v2+json",
+       "config":{"mediaType":"application/vnd.docker.container.image.v1+json","size":2,"digest":"sha256:%s"},
+       "layers":[{"mediaType":"application/vnd.docker.image.rootfs.diff.tar.gzip","size":54917164,"digest":"sha256:%s"},
+                 {"mediaType":"application/vnd.docker.image.rootfs.diff.tar.gzip","size":1234,"digest":"sha256:%s"}]}"""
+      .formatted("0".repeat(64), "1".repeat(64), "2".repeat(64)).getBytes(StandardCharsets.UTF_8);
+  private static final String DIGEST = RegistryClient.sha256(MANIFEST);
+
+  private HttpServer server;
+  private String host;
+  private final List<String> tokenQueries = new CopyOnWriteArrayList<>();
+  private final AtomicInteger manifestFetches = new AtomicInteger();
+
+  @BeforeEach
+  void start() throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    host = "127.0.0.1:" + server.getAddress().getPort();
+    server.createContext("/token", this::token);
+    server.createContext("/v2/team/app/manifests/", this::manifest);
+    server.start();
+  }
+
+  @AfterEach
+  void stop() {
+    server.stop(0);
+  }
+
+  private void token(HttpExchange exchange) throws IOException {
+    String expected = "Basic " + Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+    if (!expected.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      reply(exchange, 401, "{\"details\":\"bad credentials\"}".getBytes(StandardCharsets.UTF_8), null);
+      return;
+    }
+    tokenQueries.add(exchange.getRequestURI().getQuery());
+    reply(exchange, 200, ("{\"token\":\"" + TOKEN + "\",\"expires_in\":300}").getBytes(StandardCharsets.UTF_8), null);
+  }
+
+  private void manifest(HttpExchange exchange) throws IOException {
+    if (!("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+      exchange.getResponseHeaders().add("WWW-Authenticate",
+          "Bearer realm=\"http://%s/token\",service=\"test-registry\",scope=\"repository:team/app:pull\"".formatted(host));
+      reply(exchange, 401, new byte[0], null);
+      return;
+    }
+    manifestFetches.incrementAndGet();
+    String reference = exchange.getRequestURI().getPath().replaceFirst(".*/manifests/", "");
+    // "tampered" announces a digest the bytes do not have
+    String announced = reference.equals("tampered") ? "sha256:" + "f".repeat(64) : DIGEST;
+    reply(exchange, 200, MANIFEST, announced);
+  }
+
+  private static void reply(HttpExchange exchange, int status, byte[] body, String digest) throws IOException {
+    exchange.getResponseHeaders().add("Content-Type", ManifestDocument.DOCKER_MANIFEST);
+    if (digest != null) {
+      exchange.getResponseHeaders().add("Docker-Content-Digest", digest);
+    }
+    exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+    try (var out = exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+
+  private RegistryClient client(String password) {
+    return new RegistryClient(RegistryClientConfig.defaults().withCredentials(host, new RegistryCredentials(USER, password)));
+  }
+
+  @Test
+  void aBearerChallengeIsAnsweredWithATokenFromItsRealm() {
+    RegistryClient client = client(PASSWORD);
+
+    ImageLayers layers = client.layers(host + "/team/app:v1");
+
+    assertThat(layers.digest()).isEqualTo(DIGEST);
+    assertThat(layers.layers()).containsExactly(
+        new Layer("sha256:" + "1".repeat(64), 54917164), new Layer("sha256:" + "2".repeat(64), 1234));
+    assertThat(tokenQueries).containsExactly("scope=repository:team/app:pull&service=test-registry");
+  }
+
+  @Test
+  void aTokenIsReusedForTheSameRepositoryUntilItExpires() {
+    RegistryClient client = client(PASSWORD);
+
+    client.layers(host + "/team/app:v1");
+    client.layers(host + "/team/app:v2");
+
+    assertThat(tokenQueries).hasSize(1);
+    assertThat(manifestFetches).hasValue(2);
+  }
+
+  @Test
+  void aManifestWhoseBytesDoNotMatchTheAnnouncedDigestIsRefused() {
+    assertThatThrownBy(() -> client(PASSWORD).layers(host + "/team/app:tampered"))
+        .isInstanceOf(CrigateException.FailedPrecondition.class)
+        .hasMessageContaining("refusing");
+  }
+
+  @Test
+  void aManifestAskedByAnotherDigestIsRefused() {
+    String other = "sha256:" + "e".repeat(64);
+    assertThatThrownBy(() -> client(PASSWORD).layers(host + "/team/app@" + other))
+        .isInstanceOf(CrigateException.FailedPrecondition.class)
+        .hasMessageContaining(other);
+  }
+
+  @Test
+  void aDigestIsFetchedOnceThenServedFromCache() {
+    RegistryClient client = client(PASSWORD);
+
+    ImageLayers first = client.layers(host + "/team/app@" + DIGEST);
+    ImageLayers second = client.layers(host + "/team/app@" + DIGEST);
+
+    assertThat(second.layers()).isEqualTo(first.layers());
+    assertThat(manifestFetches).hasValue(1);
+  }
+
+  @Test
+  void aRefusedTokenRequestNamesTheRegistryButNotTheSecret() {
+    String wrong = "not-the-password-77";
+    assertThatThrownBy(() -> client(wrong).layers(host + "/team/app:v1"))
+        .isInstanceOf(CrigateException.FailedPrecondition.class)
+        .hasMessageContaining(host)
+        .satisfies(e -> assertThat(String.valueOf(e) + e.getCause()).doesNotContain(wrong));
+  }
+}
