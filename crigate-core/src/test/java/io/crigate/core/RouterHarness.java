@@ -1,0 +1,100 @@
+package io.crigate.core;
+
+import io.crigate.api.cri.v1.*;
+import io.crigate.core.state.GatewayState;
+import io.crigate.spi.Backend;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.ServerInterceptors;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A crigate router served in-process, exactly as {@code serve} wires it (real services behind the
+ * error interceptor), over two in-memory backends: {@code alpha} for the default handler and
+ * {@code beta} for handler {@code fast}, which beta knows as {@code runsc}.
+ */
+final class RouterHarness implements AutoCloseable {
+
+  static final List<HandlerBinding> BINDINGS = List.of(
+      new HandlerBinding(HandlerBinding.DEFAULT_HANDLER, "alpha", ""),
+      new HandlerBinding("fast", "beta", "runsc"));
+
+  final InMemoryBackend alpha;
+  final InMemoryBackend beta;
+  final GatewayState state;
+  final CriRouter router;
+  final RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime;
+  final RuntimeServiceGrpc.RuntimeServiceStub asyncRuntime;
+  final ImageServiceGrpc.ImageServiceBlockingStub images;
+  private final Path stateDir;
+  private final Server server;
+  private final ManagedChannel channel;
+
+  private RouterHarness(Path stateDir, InMemoryBackend alpha, InMemoryBackend beta, boolean reconcile) {
+    this.stateDir = stateDir;
+    this.alpha = alpha;
+    this.beta = beta;
+    this.state = GatewayState.open(stateDir);
+    this.router = CriRouter.create(Map.<String, Backend>of("alpha", alpha, "beta", beta), BINDINGS, state);
+    if (reconcile) {
+      router.reconcile();
+    }
+    // Tests count the calls crigate makes while serving, not those of start-up.
+    alpha.resetCalls();
+    beta.resetCalls();
+    String serverName = InProcessServerBuilder.generateName();
+    InProcessServerBuilder builder = InProcessServerBuilder.forName(serverName).directExecutor();
+    router.services().forEach(service -> builder.addService(ServerInterceptors.intercept(service, GrpcErrors.interceptor())));
+    try {
+      this.server = builder.build().start();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    this.channel = InProcessChannelBuilder.forName(serverName).directExecutor().build();
+    this.runtime = RuntimeServiceGrpc.newBlockingStub(channel);
+    this.asyncRuntime = RuntimeServiceGrpc.newStub(channel);
+    this.images = ImageServiceGrpc.newBlockingStub(channel);
+  }
+
+  static RouterHarness start(Path stateDir) {
+    return new RouterHarness(stateDir, new InMemoryBackend("alpha"), new InMemoryBackend("beta"), true);
+  }
+
+  /** Stops crigate and starts it again on the same state directory and backends, as after a crash. */
+  RouterHarness restart(boolean reconcile) {
+    close();
+    return new RouterHarness(stateDir, alpha, beta, reconcile);
+  }
+
+  String runPod(String name, String handler) {
+    return runtime.runPodSandbox(RunPodSandboxRequest.newBuilder()
+        .setConfig(PodSandboxConfig.newBuilder()
+            .setMetadata(PodSandboxMetadata.newBuilder().setName(name).setNamespace("default").setUid("uid-" + name))
+            .putLabels("app", name))
+        .setRuntimeHandler(handler)
+        .build()).getPodSandboxId();
+  }
+
+  String createContainer(String sandboxId, String name) {
+    return runtime.createContainer(CreateContainerRequest.newBuilder()
+        .setPodSandboxId(sandboxId)
+        .setConfig(ContainerConfig.newBuilder()
+            .setMetadata(ContainerMetadata.newBuilder().setName(name))
+            .setImage(ImageSpec.newBuilder().setImage("registry.local/" + name))
+            .putLabels("container", name))
+        .build()).getContainerId();
+  }
+
+  @Override
+  public void close() {
+    channel.shutdownNow();
+    server.shutdownNow();
+    state.close();
+  }
+}
