@@ -1,0 +1,19 @@
+package io.crigate.backend.slurm;
+
+import java.util.List;
+
+/**
+ * Runs one Slurm client command (sbatch, squeue, ...) where the cluster's tools are: here, or on a
+ * login node over SSH. Arguments stay an argv list all the way, so no caller ever builds a shell
+ * string.
+ */
+interface CommandRunner extends AutoCloseable {
+
+  /**
+   * @throws io.crigate.spi.CrigateException.Unavailable when the command could not be run at all
+   */
+  CommandResult run(List<String> argv, byte[] stdin);
+
+  @Override
+  void close();
+}

@@ -1,0 +1,95 @@
+package io.crigate.backend.slurm;
+
+import io.crigate.spi.CrigateException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * How a container image becomes a process on a compute node. {@code none} runs the command on the
+ * node itself and ignores the image (multi-cri's plain batch jobs). An image that is an absolute
+ * path is used as a local image file, as multi-cri's local images are.
+ */
+enum ImageRunner {
+  NONE,
+  APPTAINER,
+  SINGULARITY,
+  ENROOT,
+  PODMAN;
+
+  static ImageRunner parse(String backend, String value) {
+    if (value == null) {
+      return NONE;
+    }
+    try {
+      return valueOf(value.toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw SlurmSettings.invalid(backend, "runner '%s' is not one of none, apptainer, singularity, enroot, podman"
+          .formatted(value));
+    }
+  }
+
+  private String tool() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The argv the job script executes for {@code image} with the container's command. */
+  List<String> command(String image, List<String> argv, String workingDir) {
+    List<String> words = new ArrayList<>();
+    switch (this) {
+      case NONE -> {
+        if (argv.isEmpty()) {
+          throw new CrigateException.InvalidArgument("runner none needs a command: image %s is not run".formatted(image));
+        }
+      }
+      case APPTAINER, SINGULARITY -> {
+        words.addAll(List.of(tool(), argv.isEmpty() ? "run" : "exec"));
+        if (!workingDir.isEmpty()) {
+          words.addAll(List.of("--pwd", workingDir));
+        }
+        words.add(isLocalFile(image) ? image : "docker://" + image);
+      }
+      case ENROOT -> words.addAll(List.of("enroot", "start", isLocalFile(image) ? image : enrootUri(image)));
+      case PODMAN -> {
+        words.addAll(List.of("podman", "run", "--rm", "--network=host"));
+        if (!workingDir.isEmpty()) {
+          words.addAll(List.of("--workdir", workingDir));
+        }
+        words.add(image);
+      }
+    }
+    words.addAll(argv);
+    return words;
+  }
+
+  /** The argv that fetches {@code image} onto the cluster ahead of a job; empty when nothing to do. */
+  List<String> pullCommand(String image, Path imageDir) {
+    if (this == NONE || isLocalFile(image)) {
+      return List.of();
+    }
+    String file = imageDir.resolve(image.replaceAll("[^A-Za-z0-9._-]", "_")).toString();
+    return switch (this) {
+      case APPTAINER, SINGULARITY -> List.of(tool(), "pull", "--force", file + ".sif", "docker://" + image);
+      case ENROOT -> List.of("enroot", "import", "--output", file + ".sqsh", enrootUri(image));
+      case PODMAN -> List.of("podman", "pull", image);
+      case NONE -> List.of();
+    };
+  }
+
+  private static boolean isLocalFile(String image) {
+    return image.startsWith("/");
+  }
+
+  /** enroot separates the registry host from the repository with '#'. */
+  private static String enrootUri(String image) {
+    int slash = image.indexOf('/');
+    if (slash > 0) {
+      String first = image.substring(0, slash);
+      if (first.contains(".") || first.contains(":") || first.equals("localhost")) {
+        return "docker://" + first + "#" + image.substring(slash + 1);
+      }
+    }
+    return "docker://" + image;
+  }
+}

@@ -1,0 +1,17 @@
+package io.crigate.backend.slurm;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything a container's job needs, resolved from its config, its pod and the backend settings.
+ *
+ * @param options sbatch options (flavor, resources, annotations, JOB_* variables)
+ * @param submitEnv SBATCH_* input variables for sbatch itself (JOB_CUSTOM_CONFIG)
+ * @param jobEnv the environment the job sees; reserved names are already removed
+ * @param preRun user-supplied script fragments run before the command (CLUSTER_CONFIG, pre-exec)
+ * @param command the argv the job executes, launcher and image runner included
+ * @param workingDir the directory the command starts in
+ */
+record JobPlan(SbatchOptions options, Map<String, String> submitEnv, Map<String, String> jobEnv,
+    List<String> preRun, List<String> command, String workingDir) {}

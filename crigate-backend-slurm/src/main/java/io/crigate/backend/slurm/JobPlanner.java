@@ -1,0 +1,188 @@
+package io.crigate.backend.slurm;
+
+import io.crigate.api.cri.v1.ContainerConfig;
+import io.crigate.api.cri.v1.KeyValue;
+import io.crigate.api.cri.v1.LinuxContainerResources;
+import io.crigate.api.cri.v1.PodSandboxConfig;
+import com.google.protobuf.ByteString;
+import io.crigate.spi.CrigateException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a container and its pod into a {@link JobPlan}. Sources, weakest first: the flavor (named
+ * by annotation, else the default), the container's CPU and memory limits, the pod's
+ * {@code slurm-job.vk.io/flags}, then the container's JOB_* variables.
+ */
+final class JobPlanner {
+
+  static final String FLAGS = "slurm-job.vk.io/flags";
+  static final String FLAVOR = "slurm-job.vk.io/flavor";
+  static final String PRE_EXEC = "slurm-job.vk.io/pre-exec";
+  static final String MPI_FLAGS_ANNOTATION = "slurm-job.vk.io/mpi-flags";
+
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+  private static final Pattern SBATCH_INPUT = Pattern.compile("(SBATCH_[A-Z0-9_]+)=(.*)");
+  private static final long MIB = 1024 * 1024;
+  private static final String DEFAULT_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+  private final SlurmSettings settings;
+  private final ImageRunner runner;
+
+  JobPlanner(SlurmSettings settings, ImageRunner runner) {
+    this.settings = settings;
+    this.runner = runner;
+  }
+
+  /** Variables the gateway consumes; they never reach the job (multi-cri reserves the same). */
+  static boolean reserved(String name) {
+    return name.startsWith("CLUSTER_") || name.startsWith("JOB_") || name.startsWith("KUBERNETES_")
+        || name.equals("MPI_FLAGS") || name.equals("MPI_VERSION");
+  }
+
+  JobPlan plan(ContainerConfig container, PodSandboxConfig pod, String defaultWorkingDir) {
+    Map<String, String> env = new LinkedHashMap<>();
+    for (KeyValue kv : container.getEnvsList()) {
+      env.put(kv.getKey(), text(kv));
+    }
+    Map<String, String> annotations = pod.getAnnotationsMap();
+
+    SbatchOptions options = new SbatchOptions();
+    String flavorName = annotations.getOrDefault(FLAVOR, settings.defaultFlavor());
+    if (flavorName != null) {
+      SlurmSettings.Flavor flavor = settings.flavorsOrEmpty().get(flavorName);
+      if (flavor == null) {
+        throw new CrigateException.InvalidArgument("annotation %s names flavor '%s', which this backend does not define (known: %s)"
+            .formatted(FLAVOR, flavorName, settings.flavorsOrEmpty().keySet()));
+      }
+      options.setAll(SbatchOptions.parse("flavor " + flavorName, flavor.flags() == null ? List.of() : flavor.flags()));
+    }
+    options.setAll(fromResources(container.getLinux().getResources()));
+    options.setAll(SbatchOptions.parse("annotation " + FLAGS, SbatchOptions.words(annotations.getOrDefault(FLAGS, ""))));
+    options.setAll(fromJobVariables(env));
+
+    List<String> preRun = new ArrayList<>();
+    if (env.containsKey("CLUSTER_CONFIG")) {
+      preRun.add(env.get("CLUSTER_CONFIG"));
+    }
+    if (annotations.containsKey(PRE_EXEC)) {
+      preRun.add(annotations.get(PRE_EXEC));
+    }
+
+    List<String> argv = new ArrayList<>(container.getCommandList());
+    argv.addAll(container.getArgsList());
+    String image = container.getImage().getImage();
+    String workingDir = container.getWorkingDir();
+    List<String> command = new ArrayList<>(mpiLauncher(env, annotations));
+    command.addAll(runner.command(image, argv, workingDir));
+
+    Map<String, String> jobEnv = new LinkedHashMap<>();
+    jobEnv.put("PATH", DEFAULT_PATH);
+    env.forEach((name, value) -> {
+      if (!ENV_NAME.matcher(name).matches()) {
+        throw new CrigateException.InvalidArgument("environment variable name '%s' of container %s is not a valid shell name"
+            .formatted(name, container.getMetadata().getName()));
+      }
+      if (!reserved(name)) {
+        jobEnv.put(name, value);
+      }
+    });
+    String startDir = runner == ImageRunner.NONE && !workingDir.isEmpty() ? workingDir : defaultWorkingDir;
+    return new JobPlan(options, submitEnv(env), jobEnv, preRun, command, startDir);
+  }
+
+  /**
+   * Values arrive as bytes. A shell variable cannot hold NUL, and the script is UTF-8, so anything
+   * else that is valid UTF-8 reaches the job byte for byte; the rest is refused rather than altered.
+   */
+  private static String text(KeyValue kv) {
+    if (hasNul(kv.getValue())) {
+      throw new CrigateException.InvalidArgument("environment variable %s contains a NUL byte".formatted(kv.getKey()));
+    }
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(kv.getValue().asReadOnlyByteBuffer()).toString();
+    } catch (CharacterCodingException e) {
+      throw new CrigateException.InvalidArgument("environment variable %s is not valid UTF-8".formatted(kv.getKey()));
+    }
+  }
+
+  private static boolean hasNul(ByteString value) {
+    for (int i = 0; i < value.size(); i++) {
+      if (value.byteAt(i) == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static SbatchOptions fromResources(LinuxContainerResources resources) {
+    SbatchOptions options = new SbatchOptions();
+    if (resources.getCpuQuota() > 0 && resources.getCpuPeriod() > 0) {
+      // quota/period is the CPU limit in cores; Slurm allocates whole CPUs, so round up.
+      long cpus = (resources.getCpuQuota() + resources.getCpuPeriod() - 1) / resources.getCpuPeriod();
+      options.set("cpus-per-task", Long.toString(cpus));
+    }
+    if (resources.getMemoryLimitInBytes() > 0) {
+      options.set("mem", ((resources.getMemoryLimitInBytes() + MIB - 1) / MIB) + "M");
+    }
+    return options;
+  }
+
+  /** multi-cri's container variables, each mapped to one sbatch option. */
+  private static SbatchOptions fromJobVariables(Map<String, String> env) {
+    SbatchOptions options = new SbatchOptions();
+    Map<String, String> mapping = new LinkedHashMap<>();
+    mapping.put("JOB_QUEUE", "partition");
+    mapping.put("JOB_GPU", "gres");
+    mapping.put("JOB_NUM_NODES", "nodes");
+    mapping.put("JOB_NUM_CORES_NODE", "mincpus");
+    mapping.put("JOB_NUM_CORES", "ntasks");
+    mapping.put("JOB_NUM_TASKS_NODE", "ntasks-per-node");
+    mapping.forEach((variable, option) -> {
+      String value = env.get(variable);
+      if (value != null && !value.isBlank()) {
+        if (value.contains("\n")) {
+          throw new CrigateException.InvalidArgument("%s must be a single line".formatted(variable));
+        }
+        options.set(option, value.strip());
+      }
+    });
+    return options;
+  }
+
+  /** JOB_CUSTOM_CONFIG holds SBATCH_* input variables, one NAME=value per line. */
+  private static Map<String, String> submitEnv(Map<String, String> env) {
+    Map<String, String> result = new LinkedHashMap<>();
+    String custom = env.getOrDefault("JOB_CUSTOM_CONFIG", "");
+    for (String line : custom.split("[\\n;]")) {
+      if (line.isBlank()) {
+        continue;
+      }
+      var match = SBATCH_INPUT.matcher(line.strip());
+      if (!match.matches()) {
+        throw new CrigateException.InvalidArgument(
+            "JOB_CUSTOM_CONFIG line '%s' is not SBATCH_NAME=value".formatted(line.strip()));
+      }
+      result.put(match.group(1), match.group(2));
+    }
+    return result;
+  }
+
+  private static List<String> mpiLauncher(Map<String, String> env, Map<String, String> annotations) {
+    String mpiFlags = (env.getOrDefault("MPI_FLAGS", "") + " " + annotations.getOrDefault(MPI_FLAGS_ANNOTATION, "")).strip();
+    if (!env.containsKey("MPI_VERSION") && !annotations.containsKey(MPI_FLAGS_ANNOTATION)) {
+      return List.of();
+    }
+    List<String> launcher = new ArrayList<>();
+    launcher.add("mpirun");
+    launcher.addAll(SbatchOptions.words(mpiFlags));
+    return launcher;
+  }
+}

@@ -1,0 +1,139 @@
+package io.crigate.backend.slurm;
+
+import io.crigate.spi.CrigateException;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the state of every tracked job from ONE squeue call per interval, however many jobs there
+ * are; jobs that left the queue or ended get their exit codes from one batched finals lookup.
+ * ContainerStatus and ListContainers read only this cache. When slurmctld cannot be reached the
+ * interval backs off (doubling, bounded) and readers get Unavailable until a poll succeeds again.
+ */
+final class JobPoller implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(JobPoller.class);
+  private static final int MAX_BACKOFF_FACTOR = 16;
+
+  private final SlurmClient client;
+  private final Duration interval;
+  private final Consumer<JobState> onSettled;
+  private final Set<Long> tracked = ConcurrentHashMap.newKeySet();
+  private final Map<Long, JobState> cache = new ConcurrentHashMap<>();
+  private final AtomicLong polls = new AtomicLong();
+  private final Object pollLock = new Object();
+  private volatile CrigateException.Unavailable lastFailure;
+  private volatile boolean running = true;
+  private final Thread thread;
+
+  JobPoller(SlurmClient client, Duration interval, Consumer<JobState> onSettled) {
+    this.client = client;
+    this.interval = interval;
+    this.onSettled = onSettled;
+    this.thread = Thread.ofVirtual().name("slurm-poller").unstarted(this::loop);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  void track(long jobId) {
+    tracked.add(jobId);
+  }
+
+  void untrack(long jobId) {
+    tracked.remove(jobId);
+    cache.remove(jobId);
+  }
+
+  /** The last polled state of a tracked job; empty until the first poll after submission sees it. */
+  Optional<JobState> state(long jobId) {
+    CrigateException.Unavailable failure = lastFailure;
+    if (failure != null) {
+      throw new CrigateException.Unavailable("slurm status unknown: " + failure.getMessage(), failure);
+    }
+    return Optional.ofNullable(cache.get(jobId));
+  }
+
+  /** How many polls have completed; harnesses divide command counts by it. */
+  long polls() {
+    return polls.get();
+  }
+
+  /** One poll now, on the caller's thread (StopContainer waits with it). */
+  void pollNow() {
+    synchronized (pollLock) {
+      try {
+        pollOnce();
+        lastFailure = null;
+      } catch (CrigateException.Unavailable e) {
+        lastFailure = e;
+        throw e;
+      }
+    }
+  }
+
+  private void pollOnce() {
+    List<JobState> queue = client.queue();
+    Map<Long, JobState> queued = new HashMap<>();
+    queue.forEach(job -> queued.put(job.jobId(), job));
+    Set<Long> needFinals = ConcurrentHashMap.newKeySet();
+    for (long id : tracked) {
+      JobState seen = queued.get(id);
+      if (seen == null || seen.terminal()) {
+        needFinals.add(id);
+      }
+    }
+    Map<Long, JobState> finals = needFinals.isEmpty() ? Map.of() : client.finals(needFinals);
+    for (long id : tracked) {
+      JobState state = finals.containsKey(id) ? finals.get(id) : queued.get(id);
+      if (state == null) {
+        continue;
+      }
+      cache.put(id, state);
+      if (state.settled()) {
+        onSettled.accept(state);
+        tracked.remove(id);
+      }
+    }
+    polls.incrementAndGet();
+  }
+
+  private void loop() {
+    long factor = 1;
+    while (running) {
+      try {
+        pollNow();
+        if (factor > 1) {
+          LOG.info("slurm reachable again; polling every {}", interval);
+        }
+        factor = 1;
+      } catch (CrigateException.Unavailable e) {
+        factor = Math.min(factor * 2, MAX_BACKOFF_FACTOR);
+        LOG.warn("slurm poll failed, retrying in {}: {}", interval.multipliedBy(factor), e.getMessage());
+      } catch (RuntimeException e) {
+        LOG.error("slurm poll failed unexpectedly", e);
+      }
+      try {
+        Thread.sleep(interval.multipliedBy(factor));
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    thread.interrupt();
+  }
+}

@@ -1,0 +1,65 @@
+package io.crigate.backend.slurm;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/** The layout of the shared work dir: {@code <workDir>/<sandbox>/<container>/{job.sh,stdout,stderr}}. */
+record SandboxDirectory(Path workDir) {
+
+  Path pod(String sandboxId) {
+    return workDir.resolve(sandboxId);
+  }
+
+  Path container(String sandboxId, String containerId) {
+    return pod(sandboxId).resolve(containerId);
+  }
+
+  Path images() {
+    return workDir.resolve(".images");
+  }
+
+  static void create(Path dir) {
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static void write(Path file, String content) {
+    try {
+      Files.writeString(file, content);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Removes a directory tree; a tree already gone counts as removed. */
+  static void delete(Path dir) {
+    try {
+      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
+        @Override
+        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+          Files.deleteIfExists(file);
+          return FileVisitResult.CONTINUE;
+        }
+
+        @Override
+        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
+          Files.deleteIfExists(d);
+          return FileVisitResult.CONTINUE;
+        }
+      });
+    } catch (NoSuchFileException e) {
+      // already gone
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}

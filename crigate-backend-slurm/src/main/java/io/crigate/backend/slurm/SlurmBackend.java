@@ -1,0 +1,578 @@
+package io.crigate.backend.slurm;
+
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.crigate.api.cri.v1.*;
+import io.crigate.spi.Backend;
+import io.crigate.spi.CrigateException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs each container as one Slurm batch job. A pod is a directory on the cluster's shared work
+ * dir; CreateContainer writes the job script there, StartContainer submits it. Status comes from
+ * the {@link JobPoller}'s cache, logs from a {@link LogPump} per container.
+ */
+final class SlurmBackend implements Backend {
+
+  private static final Logger LOG = LoggerFactory.getLogger(SlurmBackend.class);
+  private static final Duration STOP_SETTLE = Duration.ofSeconds(30);
+  private static final Duration STOP_POLL = Duration.ofMillis(250);
+
+  private final String name;
+  private final SlurmClient client;
+  private final JobPoller poller;
+  private final RecordStore records;
+  private final ImageCatalog images;
+  private final JobPlanner planner;
+  private final SandboxDirectory dirs;
+  private final Clock clock;
+  private final Map<String, Records.Sandbox> sandboxes = new ConcurrentHashMap<>();
+  private final Map<String, Records.Container> containers = new ConcurrentHashMap<>();
+  private final Map<Long, String> containerByJob = new ConcurrentHashMap<>();
+  private final Map<String, LogPump> pumps = new ConcurrentHashMap<>();
+  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+
+  /** Runs between sbatch and storing the job id; tests use it to simulate a crash right there. */
+  volatile Runnable afterSubmit = () -> {};
+
+  SlurmBackend(String name, SlurmSettings settings, SlurmClient client, RecordStore records, Clock clock) {
+    this.name = name;
+    this.client = client;
+    this.records = records;
+    this.clock = clock;
+    this.dirs = new SandboxDirectory(settings.workDirPath());
+    ImageRunner runner = ImageRunner.parse(name, settings.runner());
+    this.planner = new JobPlanner(settings, runner);
+    this.images = new ImageCatalog(runner, client, records, dirs.images(), clock);
+    this.poller = new JobPoller(client, settings.pollInterval(), this::settled);
+    sandboxes.putAll(records.sandboxes());
+    containers.putAll(records.containers());
+    containers.values().forEach(this::resume);
+    poller.start();
+  }
+
+  /** After a restart: follow jobs still running, and settle submissions a crash interrupted. */
+  private void resume(Records.Container container) {
+    if (container.started()) {
+      containerByJob.put(container.jobId(), container.id());
+      if (container.finish() == null) {
+        poller.track(container.jobId());
+      }
+      if (!records.log(container.id()).done()) {
+        startLog(container);
+      }
+    } else if (container.submitting()) {
+      Thread.ofVirtual().start(() -> {
+        try {
+          reconcile(container.id());
+        } catch (CrigateException.Unavailable e) {
+          LOG.warn("container {}: submission not reconciled yet, retried on next use: {}", container.id(), e.getMessage());
+        }
+      });
+    }
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public VersionResponse version(VersionRequest request) {
+    return VersionResponse.newBuilder().setVersion("0.1.0").setRuntimeName("crigate-slurm")
+        .setRuntimeVersion("0.1.0").setRuntimeApiVersion("v1").build();
+  }
+
+  @Override
+  public StatusResponse status(StatusRequest request) {
+    RuntimeCondition.Builder runtime = RuntimeCondition.newBuilder().setType("RuntimeReady").setStatus(true);
+    try {
+      poller.state(0);
+    } catch (CrigateException.Unavailable e) {
+      runtime.setStatus(false).setReason("SlurmUnreachable").setMessage(e.getMessage());
+    }
+    RuntimeCondition network = RuntimeCondition.newBuilder().setType("NetworkReady").setStatus(true).build();
+    return StatusResponse.newBuilder()
+        .setStatus(RuntimeStatus.newBuilder().addConditions(runtime).addConditions(network)).build();
+  }
+
+  // ---- pods
+
+  @Override
+  public RunPodSandboxResponse runPodSandbox(RunPodSandboxRequest request) {
+    if (!request.getConfig().hasMetadata()) {
+      throw new CrigateException.InvalidArgument("RunPodSandbox needs config.metadata");
+    }
+    String id = Ids.next();
+    SandboxDirectory.create(dirs.pod(id));
+    Records.Sandbox sandbox = new Records.Sandbox(id, request.getConfig().toByteArray(), nowNanos(), true);
+    records.put(sandbox);
+    sandboxes.put(id, sandbox);
+    return RunPodSandboxResponse.newBuilder().setPodSandboxId(id).build();
+  }
+
+  @Override
+  public StopPodSandboxResponse stopPodSandbox(StopPodSandboxRequest request) {
+    String id = request.getPodSandboxId();
+    for (Records.Container container : containersOf(id)) {
+      stop(container.id(), 0);
+    }
+    Records.Sandbox sandbox = sandboxes.get(id);
+    if (sandbox != null && sandbox.ready()) {
+      Records.Sandbox stopped = sandbox.notReady();
+      records.put(stopped);
+      sandboxes.put(id, stopped);
+    }
+    return StopPodSandboxResponse.getDefaultInstance();
+  }
+
+  @Override
+  public RemovePodSandboxResponse removePodSandbox(RemovePodSandboxRequest request) {
+    String id = request.getPodSandboxId();
+    for (Records.Container container : containersOf(id)) {
+      remove(container.id());
+    }
+    if (sandboxes.containsKey(id)) {
+      SandboxDirectory.delete(dirs.pod(id));
+      records.removeSandbox(id);
+      sandboxes.remove(id);
+    }
+    return RemovePodSandboxResponse.getDefaultInstance();
+  }
+
+  @Override
+  public PodSandboxStatusResponse podSandboxStatus(PodSandboxStatusRequest request) {
+    Records.Sandbox sandbox = sandbox(request.getPodSandboxId());
+    PodSandboxConfig config = podConfig(sandbox);
+    PodSandboxStatus status = PodSandboxStatus.newBuilder()
+        .setId(sandbox.id())
+        .setMetadata(config.getMetadata())
+        .setState(sandbox.ready() ? PodSandboxState.SANDBOX_READY : PodSandboxState.SANDBOX_NOTREADY)
+        .setCreatedAt(sandbox.createdAt())
+        .setNetwork(PodSandboxNetworkStatus.getDefaultInstance())
+        .setLinux(LinuxPodSandboxStatus.newBuilder().setNamespaces(Namespace.newBuilder()
+            .setOptions(NamespaceOption.newBuilder().setNetwork(NamespaceMode.NODE).setPid(NamespaceMode.NODE)
+                .setIpc(NamespaceMode.NODE))))
+        .putAllLabels(config.getLabelsMap())
+        .putAllAnnotations(config.getAnnotationsMap())
+        .build();
+    return PodSandboxStatusResponse.newBuilder().setStatus(status).build();
+  }
+
+  @Override
+  public ListPodSandboxResponse listPodSandbox(ListPodSandboxRequest request) {
+    ListPodSandboxResponse.Builder response = ListPodSandboxResponse.newBuilder();
+    for (Records.Sandbox sandbox : sandboxes.values()) {
+      PodSandboxConfig config = podConfig(sandbox);
+      response.addItems(PodSandbox.newBuilder().setId(sandbox.id()).setMetadata(config.getMetadata())
+          .setState(sandbox.ready() ? PodSandboxState.SANDBOX_READY : PodSandboxState.SANDBOX_NOTREADY)
+          .setCreatedAt(sandbox.createdAt()).putAllLabels(config.getLabelsMap())
+          .putAllAnnotations(config.getAnnotationsMap()));
+    }
+    return response.build();
+  }
+
+  // ---- containers
+
+  @Override
+  public CreateContainerResponse createContainer(CreateContainerRequest request) {
+    Records.Sandbox sandbox = sandbox(request.getPodSandboxId());
+    if (!sandbox.ready()) {
+      throw new CrigateException.FailedPrecondition("sandbox %s is stopped".formatted(sandbox.id()));
+    }
+    ContainerConfig config = request.getConfig();
+    if (!config.hasMetadata()) {
+      throw new CrigateException.InvalidArgument("CreateContainer needs config.metadata");
+    }
+    String id = Ids.next();
+    Path dir = dirs.container(sandbox.id(), id);
+    // Planning validates everything the pod supplied before anything is written.
+    JobPlan plan = planner.plan(config, podConfig(sandbox), dir.toString());
+    String script = JobScript.render(plan, id, sandbox.id());
+    SandboxDirectory.create(dir);
+    SandboxDirectory.write(dir.resolve("job.sh"), script);
+    Records.Container container = new Records.Container(id, sandbox.id(), config.toByteArray(), nowNanos(), 0,
+        false, 0, false, null);
+    records.put(container);
+    containers.put(id, container);
+    return CreateContainerResponse.newBuilder().setContainerId(id).build();
+  }
+
+  @Override
+  public StartContainerResponse startContainer(StartContainerRequest request) {
+    String id = request.getContainerId();
+    synchronized (lock(id)) {
+      Records.Container container = reconcile(id);
+      if (container.started()) {
+        throw new CrigateException.FailedPrecondition("container %s already started as slurm job %d"
+            .formatted(id, container.jobId()));
+      }
+      Records.Sandbox sandbox = sandbox(container.sandboxId());
+      ContainerConfig config = containerConfig(container);
+      Path dir = dirs.container(sandbox.id(), id);
+      JobPlan plan = planner.plan(config, podConfig(sandbox), dir.toString());
+      JobSpec spec = new JobSpec(SlurmClient.NAME_PREFIX + id, id, dir.toString(),
+          dir.resolve("stdout").toString(), dir.resolve("stderr").toString(),
+          JobScript.render(plan, id, sandbox.id()), plan.options(), plan.submitEnv());
+      save(container.submitting(true));
+      long jobId;
+      try {
+        jobId = client.submit(spec);
+      } catch (CrigateException.InvalidArgument e) {
+        save(container.submitting(false));
+        throw e;
+      }
+      // An Unavailable above leaves 'submitting' set: sbatch may have been accepted before the
+      // connection broke, so the next attempt looks the job up by name before submitting again.
+      afterSubmit.run();
+      Records.Container started = save(container.submitted(jobId, nowNanos()));
+      containerByJob.put(jobId, id);
+      poller.track(jobId);
+      startLog(started);
+      return StartContainerResponse.getDefaultInstance();
+    }
+  }
+
+  /**
+   * Settles a submission that a crash or a lost connection interrupted: if Slurm accepted a job
+   * with this container's name, adopt it; otherwise the container was never started.
+   */
+  Records.Container reconcile(String id) {
+    synchronized (lock(id)) {
+      Records.Container container = container(id);
+      if (container.started() || !container.submitting()) {
+        return container;
+      }
+      Optional<Long> job = client.findByName(SlurmClient.NAME_PREFIX + id);
+      if (job.isEmpty()) {
+        return save(container.submitting(false));
+      }
+      LOG.info("container {}: adopted slurm job {} submitted before an interruption", id, job.get());
+      Records.Container adopted = save(container.submitted(job.get(), nowNanos()));
+      containerByJob.put(job.get(), id);
+      poller.track(job.get());
+      startLog(adopted);
+      return adopted;
+    }
+  }
+
+  @Override
+  public StopContainerResponse stopContainer(StopContainerRequest request) {
+    container(request.getContainerId());
+    stop(request.getContainerId(), request.getTimeout());
+    return StopContainerResponse.getDefaultInstance();
+  }
+
+  /**
+   * SIGTERM to every process of the job, then after {@code timeoutSeconds} SIGKILL and scancel;
+   * returns once the job has settled, so the kubelet never sees it running after a stop.
+   */
+  private void stop(String id, long timeoutSeconds) {
+    Records.Container container = reconcile(id);
+    if (!container.started() || container.finish() != null) {
+      return;
+    }
+    container = save(container.stopping());
+    long jobId = container.jobId();
+    boolean queued = poller.state(jobId).map(job -> job.state().equals("PENDING")).orElse(false);
+    if (timeoutSeconds <= 0 || queued) {
+      client.cancel(jobId, "");
+    } else {
+      client.cancel(jobId, "TERM");
+      if (!awaitFinish(id, Duration.ofSeconds(timeoutSeconds))) {
+        client.cancel(jobId, "KILL");
+        client.cancel(jobId, "");
+      }
+    }
+    if (!awaitFinish(id, STOP_SETTLE)) {
+      throw new CrigateException.Unavailable("slurm job %d of container %s did not end within %s after scancel"
+          .formatted(jobId, id, STOP_SETTLE));
+    }
+  }
+
+  private boolean awaitFinish(String id, Duration limit) {
+    Instant deadline = clock.instant().plus(limit);
+    while (true) {
+      Records.Container current = containers.get(id);
+      if (current == null || current.finish() != null) {
+        return true;
+      }
+      if (!clock.instant().isBefore(deadline)) {
+        return false;
+      }
+      poller.pollNow();
+      try {
+        Thread.sleep(STOP_POLL);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new CrigateException.Unavailable("interrupted while stopping container " + id, e);
+      }
+    }
+  }
+
+  @Override
+  public RemoveContainerResponse removeContainer(RemoveContainerRequest request) {
+    remove(request.getContainerId());
+    return RemoveContainerResponse.getDefaultInstance();
+  }
+
+  private void remove(String id) {
+    Records.Container container = containers.get(id);
+    if (container == null) {
+      return;
+    }
+    stop(id, 0);
+    LogPump pump = pumps.remove(id);
+    if (pump != null) {
+      pump.close();
+    }
+    if (container.started()) {
+      poller.untrack(container.jobId());
+      containerByJob.remove(container.jobId());
+    }
+    SandboxDirectory.delete(dirs.container(container.sandboxId(), id));
+    records.removeContainer(id);
+    containers.remove(id);
+    locks.remove(id);
+  }
+
+  @Override
+  public ListContainersResponse listContainers(ListContainersRequest request) {
+    ListContainersResponse.Builder response = ListContainersResponse.newBuilder();
+    for (Records.Container container : containers.values()) {
+      ContainerStatus status = status(container);
+      response.addContainers(io.crigate.api.cri.v1.Container.newBuilder().setId(container.id())
+          .setPodSandboxId(container.sandboxId()).setMetadata(status.getMetadata()).setImage(status.getImage())
+          .setImageRef(status.getImageRef()).setState(status.getState()).setCreatedAt(status.getCreatedAt())
+          .putAllLabels(status.getLabelsMap()).putAllAnnotations(status.getAnnotationsMap()));
+    }
+    return response.build();
+  }
+
+  @Override
+  public ContainerStatusResponse containerStatus(ContainerStatusRequest request) {
+    Records.Container container = reconcile(request.getContainerId());
+    return ContainerStatusResponse.newBuilder().setStatus(status(container)).build();
+  }
+
+  private ContainerStatus status(Records.Container container) {
+    ContainerConfig config = containerConfig(container);
+    ContainerStatus.Builder status = ContainerStatus.newBuilder()
+        .setId(container.id())
+        .setMetadata(config.getMetadata())
+        .setImage(config.getImage())
+        .setImageRef(config.getImage().getImage())
+        .setCreatedAt(container.createdAt())
+        .putAllLabels(config.getLabelsMap())
+        .putAllAnnotations(config.getAnnotationsMap())
+        .setLogPath(logPath(container).map(Path::toString).orElse(""));
+    Records.Finish finish = container.finish();
+    if (finish != null) {
+      return status.setState(ContainerState.CONTAINER_EXITED).setStartedAt(finish.startedAt())
+          .setFinishedAt(finish.finishedAt()).setExitCode(finish.exitCode()).setReason(finish.reason())
+          .setMessage(finish.message()).build();
+    }
+    if (!container.started()) {
+      return status.setState(container.submitting() ? ContainerState.CONTAINER_RUNNING : ContainerState.CONTAINER_CREATED)
+          .build();
+    }
+    status.setState(JobOutcome.liveState()).setStartedAt(container.startedAt());
+    poller.state(container.jobId()).ifPresentOrElse(
+        job -> status.setReason(JobOutcome.liveReason(job)).setMessage(JobOutcome.liveMessage(job)),
+        () -> status.setMessage("slurm job %d submitted".formatted(container.jobId())));
+    return status.build();
+  }
+
+  @Override
+  public ExecSyncResponse execSync(ExecSyncRequest request) {
+    Records.Container container = container(request.getContainerId());
+    if (!container.started() || container.finish() != null) {
+      throw new CrigateException.FailedPrecondition("container %s is not running".formatted(container.id()));
+    }
+    CommandResult result = client.exec(container.jobId(), request.getCmdList());
+    return ExecSyncResponse.newBuilder().setStdout(ByteString.copyFrom(result.stdout()))
+        .setStderr(ByteString.copyFrom(result.stderr())).setExitCode(result.exitCode()).build();
+  }
+
+  @Override
+  public ExecResponse exec(ExecRequest request) {
+    throw new CrigateException.Unimplemented(
+        "streaming Exec is not available for Slurm jobs (batch jobs have no terminal); use ExecSync, which runs srun --overlap");
+  }
+
+  @Override
+  public AttachResponse attach(AttachRequest request) {
+    throw new CrigateException.Unimplemented(
+        "Attach is not available for Slurm jobs: their output is in the container log (crigate ctl logs)");
+  }
+
+  @Override
+  public PortForwardResponse portForward(PortForwardRequest request) {
+    throw new CrigateException.Unimplemented("PortForward is not available for Slurm jobs");
+  }
+
+  @Override
+  public ReopenContainerLogResponse reopenContainerLog(ReopenContainerLogRequest request) {
+    Records.Container container = container(request.getContainerId());
+    LogPump pump = pumps.get(container.id());
+    if (pump == null || container.finish() != null && records.log(container.id()).done()) {
+      throw new CrigateException.FailedPrecondition("container %s is not running".formatted(container.id()));
+    }
+    try {
+      pump.reopen();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ReopenContainerLogResponse.getDefaultInstance();
+  }
+
+  // ---- images
+
+  @Override
+  public ListImagesResponse listImages(ListImagesRequest request) {
+    return images.list();
+  }
+
+  @Override
+  public ImageStatusResponse imageStatus(ImageStatusRequest request) {
+    return images.status(request.getImage());
+  }
+
+  @Override
+  public PullImageResponse pullImage(PullImageRequest request) {
+    return images.pull(request.getImage());
+  }
+
+  @Override
+  public RemoveImageResponse removeImage(RemoveImageRequest request) {
+    return images.remove(request.getImage());
+  }
+
+  @Override
+  public ImageFsInfoResponse imageFsInfo(ImageFsInfoRequest request) {
+    return images.fsInfo();
+  }
+
+  // ---- helpers
+
+  private void settled(JobState job) {
+    String id = containerByJob.get(job.jobId());
+    if (id == null) {
+      return;
+    }
+    synchronized (lock(id)) {
+      Records.Container container = containers.get(id);
+      if (container == null || container.finish() != null) {
+        return;
+      }
+      save(container.finished(JobOutcome.finish(job, container.stopRequested(), container.startedAt(), nowNanos())));
+    }
+  }
+
+  private void startLog(Records.Container container) {
+    Optional<Path> logPath = logPath(container);
+    if (logPath.isEmpty()) {
+      return;
+    }
+    Path dir = dirs.container(container.sandboxId(), container.id());
+    try {
+      LogPump pump = new LogPump(container.id(), dir.resolve("stdout"), dir.resolve("stderr"),
+          new CriLogWriter(logPath.get(), clock), records.log(container.id()),
+          () -> {
+            Records.Container current = containers.get(container.id());
+            return current == null || current.finish() != null;
+          },
+          offsets -> {
+            if (containers.containsKey(container.id())) {
+              records.putLog(container.id(), offsets);
+            }
+          });
+      pumps.put(container.id(), pump);
+      pump.start();
+    } catch (IOException e) {
+      LOG.warn("container {}: cannot open log {}: {}", container.id(), logPath.get(), e.getMessage());
+    }
+  }
+
+  private Optional<Path> logPath(Records.Container container) {
+    Records.Sandbox sandbox = sandboxes.get(container.sandboxId());
+    String relative = containerConfig(container).getLogPath();
+    if (sandbox == null || relative.isEmpty() || podConfig(sandbox).getLogDirectory().isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(Path.of(podConfig(sandbox).getLogDirectory()).resolve(relative));
+  }
+
+  private List<Records.Container> containersOf(String sandboxId) {
+    return containers.values().stream().filter(c -> c.sandboxId().equals(sandboxId)).toList();
+  }
+
+  private Records.Container save(Records.Container container) {
+    records.put(container);
+    containers.put(container.id(), container);
+    return container;
+  }
+
+  private Object lock(String id) {
+    return locks.computeIfAbsent(id, key -> new Object());
+  }
+
+  private Records.Sandbox sandbox(String id) {
+    Records.Sandbox sandbox = sandboxes.get(id);
+    if (sandbox == null) {
+      throw new CrigateException.NotFound("sandbox %s".formatted(id));
+    }
+    return sandbox;
+  }
+
+  private Records.Container container(String id) {
+    Records.Container container = containers.get(id);
+    if (container == null) {
+      throw new CrigateException.NotFound("container %s".formatted(id));
+    }
+    return container;
+  }
+
+  private static PodSandboxConfig podConfig(Records.Sandbox sandbox) {
+    try {
+      return PodSandboxConfig.parseFrom(sandbox.config());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("stored config of sandbox " + sandbox.id() + " is corrupt", e);
+    }
+  }
+
+  private static ContainerConfig containerConfig(Records.Container container) {
+    try {
+      return ContainerConfig.parseFrom(container.config());
+    } catch (InvalidProtocolBufferException e) {
+      throw new IllegalStateException("stored config of container " + container.id() + " is corrupt", e);
+    }
+  }
+
+  private long nowNanos() {
+    return JobOutcome.nanos(clock.instant(), 0);
+  }
+
+  /** The poller, for harnesses that count Slurm commands per poll. */
+  JobPoller poller() {
+    return poller;
+  }
+
+  @Override
+  public void close() {
+    poller.close();
+    pumps.values().forEach(LogPump::close);
+    client.close();
+  }
+}

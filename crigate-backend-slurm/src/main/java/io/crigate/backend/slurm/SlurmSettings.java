@@ -1,0 +1,148 @@
+package io.crigate.backend.slurm;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.crigate.spi.CrigateException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A slurm backend's configuration, read from its section of the crigate config.
+ *
+ * @param workDir the cluster's shared directory that holds one directory per pod; it must be
+ *     visible at the same path to crigate and to the compute nodes (multi-cri's CRI_SLURM_MOUNT_PATH)
+ * @param transport how Slurm is reached: {@code local}, {@code ssh} or {@code rest}
+ * @param runner how a container image becomes a process: none, apptainer, singularity, enroot, podman
+ * @param pollIntervalMillis how often one squeue call refreshes the status of every job
+ * @param flavors named sets of sbatch flags that pods select with an annotation
+ * @param defaultFlavor the flavor used when a pod names none (may be null)
+ */
+record SlurmSettings(
+    String workDir,
+    String transport,
+    Ssh ssh,
+    Rest rest,
+    String runner,
+    Integer pollIntervalMillis,
+    Map<String, Flavor> flavors,
+    String defaultFlavor) {
+
+  /** Where sshd runs and how to log in. Password and key are secrets: never logged. */
+  record Ssh(String host, Integer port, String user, String privateKeyFile, String password, String knownHostsFile) {
+    int portOrDefault() {
+      return port == null ? 22 : port;
+    }
+
+    Path privateKey() {
+      return privateKeyFile == null ? null : Path.of(privateKeyFile);
+    }
+
+    Path knownHosts() {
+      return Path.of(knownHostsFile);
+    }
+
+    @Override
+    public String toString() {
+      return "Ssh[%s@%s:%d]".formatted(user, host, portOrDefault());
+    }
+  }
+
+  /** slurmrestd with JWT auth. {@code tokenFile} is re-read on every 401 so tokens can rotate. */
+  record Rest(String url, String apiVersion, String user, String token, String tokenFile) {
+    String version() {
+      return apiVersion == null ? "v0.0.38" : apiVersion;
+    }
+
+    @Override
+    public String toString() {
+      return "Rest[%s as %s, api %s]".formatted(url, user, version());
+    }
+  }
+
+  /** A named set of sbatch flags, e.g. {@code ["--partition=gpu", "--gres=gpu:1"]}. */
+  record Flavor(List<String> flags) {}
+
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  static SlurmSettings parse(String backend, JsonNode node) {
+    SlurmSettings raw;
+    try {
+      raw = JSON.treeToValue(node, SlurmSettings.class);
+    } catch (UnrecognizedPropertyException e) {
+      throw invalid(backend, "unknown setting '%s'".formatted(e.getPropertyName()));
+    } catch (IOException | IllegalArgumentException e) {
+      throw invalid(backend, "settings do not match the slurm backend's schema (workDir, transport, ssh, rest, "
+          + "runner, pollIntervalMillis, flavors, defaultFlavor)");
+    }
+    if (raw == null || raw.workDir == null || !raw.workDir.startsWith("/")) {
+      throw invalid(backend, "setting 'workDir' is required and must be an absolute path on the shared file system");
+    }
+    raw.validate(backend);
+    return raw;
+  }
+
+  private void validate(String backend) {
+    switch (transportKind()) {
+      case "local" -> {}
+      case "ssh" -> {
+        if (ssh == null || ssh.host() == null || ssh.user() == null || ssh.knownHostsFile() == null) {
+          throw invalid(backend, "transport ssh needs ssh.host, ssh.user and ssh.knownHostsFile");
+        }
+        if (ssh.privateKeyFile() == null && ssh.password() == null) {
+          throw invalid(backend, "transport ssh needs ssh.privateKeyFile or ssh.password");
+        }
+        if (!Files.isReadable(ssh.knownHosts())) {
+          throw invalid(backend, "ssh.knownHostsFile %s is not readable".formatted(ssh.knownHostsFile()));
+        }
+      }
+      case "rest" -> {
+        if (rest == null || rest.url() == null || rest.user() == null || (rest.token() == null && rest.tokenFile() == null)) {
+          throw invalid(backend, "transport rest needs rest.url, rest.user and rest.token or rest.tokenFile");
+        }
+        URI.create(rest.url());
+      }
+      default -> throw invalid(backend, "transport '%s' is not one of local, ssh, rest".formatted(transport));
+    }
+    ImageRunner.parse(backend, runner);
+    if (defaultFlavor != null && (flavors == null || !flavors.containsKey(defaultFlavor))) {
+      throw invalid(backend, "defaultFlavor '%s' is not among the configured flavors".formatted(defaultFlavor));
+    }
+    if (pollIntervalMillis != null && pollIntervalMillis <= 0) {
+      throw invalid(backend, "pollIntervalMillis must be positive");
+    }
+  }
+
+  String transportKind() {
+    return transport == null ? "local" : transport;
+  }
+
+  Path workDirPath() {
+    return Path.of(workDir);
+  }
+
+  Duration pollInterval() {
+    return Duration.ofMillis(pollIntervalMillis == null ? 1000 : pollIntervalMillis);
+  }
+
+  Map<String, Flavor> flavorsOrEmpty() {
+    return flavors == null ? Map.of() : flavors;
+  }
+
+  static CrigateException.InvalidArgument invalid(String backend, String problem) {
+    return new CrigateException.InvalidArgument("slurm backend %s: %s".formatted(backend, problem));
+  }
+
+  /** Never prints secrets, so a settings object can safely reach a log line or an exception. */
+  @Override
+  public String toString() {
+    return "SlurmSettings[workDir=%s, transport=%s, runner=%s]".formatted(workDir, transportKind(), runner);
+  }
+}

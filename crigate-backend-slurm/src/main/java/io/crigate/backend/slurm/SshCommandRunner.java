@@ -1,0 +1,108 @@
+package io.crigate.backend.slurm;
+
+import io.crigate.spi.CrigateException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import org.apache.sshd.client.SshClient;
+import org.apache.sshd.client.channel.ChannelExec;
+import org.apache.sshd.client.channel.ClientChannelEvent;
+import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
+import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
+import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
+
+/**
+ * Runs Slurm commands on a login node over ONE reused SSH session (a new session per squeue would
+ * cost a key exchange each poll). The remote side runs the command through the login shell, so
+ * the argv is joined with {@link ShellQuote}. Host keys must be in the configured known_hosts file.
+ */
+final class SshCommandRunner implements CommandRunner {
+
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
+
+  private final SlurmSettings.Ssh settings;
+  private final SshClient client;
+  private ClientSession session;
+
+  SshCommandRunner(SlurmSettings.Ssh settings) {
+    this.settings = settings;
+    this.client = SshClient.setUpDefaultClient();
+    client.setServerKeyVerifier(new KnownHostsServerKeyVerifier(RejectAllServerKeyVerifier.INSTANCE,
+        settings.knownHosts()));
+    if (settings.privateKey() != null) {
+      client.setKeyIdentityProvider(new FileKeyPairProvider(settings.privateKey()));
+    }
+    client.start();
+  }
+
+  @Override
+  public CommandResult run(List<String> argv, byte[] stdin) {
+    String command = ShellQuote.join(argv);
+    ClientSession current = session();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try (ChannelExec channel = current.createExecChannel(command)) {
+      channel.setIn(new ByteArrayInputStream(stdin));
+      channel.setOut(out);
+      channel.setErr(err);
+      channel.open().verify(CONNECT_TIMEOUT);
+      channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), COMMAND_TIMEOUT);
+      Integer status = channel.getExitStatus();
+      if (status == null) {
+        throw new CrigateException.Unavailable("ssh %s: %s ended without an exit status".formatted(target(), argv.getFirst()));
+      }
+      return new CommandResult(status, out.toByteArray(), err.toByteArray());
+    } catch (IOException e) {
+      dropSession(current);
+      throw new CrigateException.Unavailable("ssh %s: %s failed: %s".formatted(target(), argv.getFirst(), e.getMessage()), e);
+    }
+  }
+
+  private synchronized ClientSession session() {
+    if (session != null && session.isOpen() && session.isAuthenticated()) {
+      return session;
+    }
+    try {
+      ClientSession fresh = client.connect(settings.user(), settings.host(), settings.portOrDefault())
+          .verify(CONNECT_TIMEOUT).getSession();
+      if (settings.password() != null) {
+        fresh.addPasswordIdentity(settings.password());
+      }
+      try {
+        fresh.auth().verify(CONNECT_TIMEOUT);
+      } catch (IOException e) {
+        fresh.close(true);
+        throw e;
+      }
+      session = fresh;
+      return fresh;
+    } catch (IOException e) {
+      // The message never contains the password; MINA reports only the stage that failed.
+      throw new CrigateException.Unavailable("ssh %s: cannot open session: %s".formatted(target(), e.getMessage()), e);
+    }
+  }
+
+  private synchronized void dropSession(ClientSession broken) {
+    if (session == broken) {
+      broken.close(true);
+      session = null;
+    }
+  }
+
+  private String target() {
+    return "%s@%s:%d".formatted(settings.user(), settings.host(), settings.portOrDefault());
+  }
+
+  @Override
+  public synchronized void close() {
+    if (session != null) {
+      session.close(true);
+    }
+    client.stop();
+  }
+}

@@ -1,0 +1,226 @@
+package io.crigate.backend.slurm;
+
+import static io.crigate.backend.slurm.SlurmCluster.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.crigate.api.cri.v1.*;
+import io.crigate.spi.CrigateException;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** The slurm backend against the real single-node Slurm, on each transport. */
+class SlurmBackendIT {
+
+  private static final Duration JOB_TIMEOUT = Duration.ofSeconds(60);
+  private static final Pattern CRI_LINE = Pattern.compile(
+      "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{9}Z (stdout|stderr) [PF] .*");
+
+  @TempDir Path tmp;
+  private final List<SlurmBackend> backends = new ArrayList<>();
+
+  private SlurmBackend backend(SlurmCluster.Transport transport) {
+    return backend(settings(transport), tmp.resolve("state"));
+  }
+
+  private SlurmBackend backend(com.fasterxml.jackson.databind.node.ObjectNode settings, Path state) {
+    SlurmBackend backend = SlurmCluster.backend(settings, state);
+    backends.add(backend);
+    return backend;
+  }
+
+  @AfterEach
+  void close() {
+    backends.forEach(SlurmBackend::close);
+  }
+
+  private ContainerStatus awaitExited(SlurmBackend backend, String id) {
+    await().atMost(JOB_TIMEOUT).until(() -> status(backend, id).getState() == ContainerState.CONTAINER_EXITED);
+    return status(backend, id);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(SlurmCluster.Transport.class)
+  void lifecycleStreamsLogsAndReportsCompletion(SlurmCluster.Transport transport) throws Exception {
+    SlurmBackend backend = backend(transport);
+    String[] ids = create(backend, pod("life", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("/bin/sh", "-c", "echo out-line; echo err-line >&2; printf no-newline"), Map.of()));
+    assertThat(status(backend, ids[1]).getState()).isEqualTo(ContainerState.CONTAINER_CREATED);
+
+    start(backend, ids[1]);
+    ContainerStatus done = awaitExited(backend, ids[1]);
+
+    assertThat(done.getExitCode()).isZero();
+    assertThat(done.getReason()).isEqualTo("Completed");
+    assertThat(done.getFinishedAt()).isGreaterThanOrEqualTo(done.getStartedAt());
+    Path log = tmp.resolve("logs/main/0.log");
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(log) && Files.readString(log).contains("no-newline"));
+    List<String> lines = Files.readAllLines(log);
+    assertThat(lines).allMatch(line -> CRI_LINE.matcher(line).matches());
+    assertThat(lines).anyMatch(line -> line.endsWith(" stdout F out-line"))
+        .anyMatch(line -> line.endsWith(" stderr F err-line"))
+        .anyMatch(line -> line.endsWith(" stdout F no-newline"));
+    assertThat(backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList())
+        .anySatisfy(c -> {
+          assertThat(c.getId()).isEqualTo(ids[1]);
+          assertThat(c.getState()).isEqualTo(ContainerState.CONTAINER_EXITED);
+        });
+
+    backend.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(ids[0]).build());
+    backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(ids[0]).build());
+    assertThat(Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0])).doesNotExist();
+    assertThatThrownBy(() -> status(backend, ids[1])).isInstanceOf(CrigateException.NotFound.class);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(SlurmCluster.Transport.class)
+  void failingJobReportsItsExitCode(SlurmCluster.Transport transport) {
+    SlurmBackend backend = backend(transport);
+    String[] ids = create(backend, pod("fail", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("/bin/sh", "-c", "exit 7"), Map.of()));
+    start(backend, ids[1]);
+
+    ContainerStatus done = awaitExited(backend, ids[1]);
+
+    assertThat(done.getExitCode()).isEqualTo(7);
+    assertThat(done.getReason()).isEqualTo("Error");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(SlurmCluster.Transport.class)
+  void stopCancelsARunningJob(SlurmCluster.Transport transport) {
+    SlurmBackend backend = backend(transport);
+    String[] ids = create(backend, pod("stop", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("sleep", "300"), Map.of()));
+    start(backend, ids[1]);
+    await().atMost(JOB_TIMEOUT).until(() -> status(backend, ids[1]).getMessage().contains(" RUNNING"));
+
+    backend.stopContainer(StopContainerRequest.newBuilder().setContainerId(ids[1]).setTimeout(2).build());
+
+    ContainerStatus stopped = status(backend, ids[1]);
+    assertThat(stopped.getState()).isEqualTo(ContainerState.CONTAINER_EXITED);
+    assertThat(stopped.getReason()).isEqualTo("Cancelled");
+    // sleep dies of the SIGTERM: 128 + 15
+    assertThat(stopped.getExitCode()).isEqualTo(143);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(SlurmCluster.Transport.class)
+  void hostileArgumentsAndEnvironmentReachTheJobByteForByte(SlurmCluster.Transport transport) throws Exception {
+    List<String> hostile = List.of("$(touch /tmp/crigate-pwned)", "`id`", "'", "\"", "'\"'\"", "a\nb\n", "; exit 9",
+        "&& false", "ünïcødé ☃ 𝄞", "\\", "$HOME", "", " lead and trail ", "x".repeat(100_000), "--", "-n", "%s%n");
+    String hostileEnv = "$(id) `id` ' \" \n ; | & > < * ? ☃";
+    List<String> command = new ArrayList<>(List.of("/bin/sh", "-c",
+        "printf '%s\\0' \"$@\" > argv.bin; printf '%s' \"$HOSTILE\" > env.bin", "sh"));
+    command.addAll(hostile);
+    SlurmBackend backend = backend(transport);
+    String[] ids = create(backend, pod("hostile", tmp.resolve("logs"), Map.of()),
+        container("main", command, Map.of("HOSTILE", hostileEnv)));
+    start(backend, ids[1]);
+
+    assertThat(awaitExited(backend, ids[1]).getReason()).isEqualTo("Completed");
+
+    Path dir = Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0], ids[1]);
+    ByteArrayOutputStream expected = new ByteArrayOutputStream();
+    for (String arg : hostile) {
+      expected.writeBytes(arg.getBytes(StandardCharsets.UTF_8));
+      expected.write(0);
+    }
+    assertThat(Files.readAllBytes(dir.resolve("argv.bin"))).isEqualTo(expected.toByteArray());
+    assertThat(Files.readAllBytes(dir.resolve("env.bin"))).isEqualTo(hostileEnv.getBytes(StandardCharsets.UTF_8));
+    assertThat(Path.of("/tmp/crigate-pwned")).doesNotExist();
+  }
+
+  @Test
+  void reservedVariablesAndCredentialsNeverReachTheJob() throws Exception {
+    SlurmBackend backend = backend(SlurmCluster.Transport.LOCAL);
+    String[] ids = create(backend, pod("reserved", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("/bin/sh", "-c", "env > env.txt"),
+            Map.of("CLUSTER_PASSWORD", "s3cret-pw", "JOB_QUEUE", "debug", "MPI_FLAGS_X", "kept", "VISIBLE", "yes")));
+    start(backend, ids[1]);
+    assertThat(awaitExited(backend, ids[1]).getReason()).isEqualTo("Completed");
+
+    Path dir = Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0], ids[1]);
+    String env = Files.readString(dir.resolve("env.txt"));
+    assertThat(env).contains("VISIBLE=yes").contains("MPI_FLAGS_X=kept")
+        .doesNotContain("CLUSTER_PASSWORD").doesNotContain("s3cret-pw").doesNotContain("JOB_QUEUE");
+    assertThat(Files.readString(dir.resolve("job.sh"))).doesNotContain("s3cret-pw");
+  }
+
+  @Test
+  void execSyncRunsInsideTheJobAllocation() {
+    SlurmBackend backend = backend(SlurmCluster.Transport.LOCAL);
+    String[] ids = create(backend, pod("exec", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("sleep", "300"), Map.of()));
+    start(backend, ids[1]);
+    await().atMost(JOB_TIMEOUT).until(() -> status(backend, ids[1]).getMessage().contains(" RUNNING"));
+
+    ExecSyncResponse response = backend.execSync(ExecSyncRequest.newBuilder().setContainerId(ids[1])
+        .addAllCmd(List.of("/bin/sh", "-c", "echo in-job $SLURM_JOB_ID; exit 3")).build());
+
+    assertThat(response.getExitCode()).isEqualTo(3);
+    assertThat(response.getStdout().toStringUtf8()).startsWith("in-job ");
+    backend.stopContainer(StopContainerRequest.newBuilder().setContainerId(ids[1]).setTimeout(0).build());
+    assertThat(status(backend, ids[1]).getReason()).isEqualTo("Cancelled");
+    assertThatThrownBy(() -> backend.exec(ExecRequest.getDefaultInstance()))
+        .isInstanceOf(CrigateException.Unimplemented.class).hasMessageContaining("ExecSync");
+  }
+
+  /** Issue #3, item 9: a crash between sbatch and storing the job id leaves neither duplicate nor orphan. */
+  @Test
+  void crashBetweenSubmitAndPersistIsReconciledByJobName() throws Exception {
+    Path state = tmp.resolve("crash-state");
+    SlurmBackend first = backend(settings(SlurmCluster.Transport.LOCAL), state);
+    String[] ids = create(first, pod("crash", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("/bin/sh", "-c", "sleep 2; echo survived"), Map.of()));
+    first.afterSubmit = () -> {
+      throw new IllegalStateException("simulated crash after sbatch");
+    };
+    assertThatThrownBy(() -> start(first, ids[1])).hasMessageContaining("simulated crash");
+    first.close();
+
+    SlurmBackend second = backend(settings(SlurmCluster.Transport.LOCAL), state);
+    assertThat(status(second, ids[1]).getState()).isEqualTo(ContainerState.CONTAINER_RUNNING);
+    assertThatThrownBy(() -> start(second, ids[1])).isInstanceOf(CrigateException.FailedPrecondition.class)
+        .hasMessageContaining("already started");
+    ContainerStatus done = awaitExited(second, ids[1]);
+
+    assertThat(done.getReason()).isEqualTo("Completed");
+    assertThat(jobsNamed(SlurmClient.NAME_PREFIX + ids[1])).hasSize(1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(tmp.resolve("logs/main/0.log"))
+        && Files.readString(tmp.resolve("logs/main/0.log")).contains("stdout F survived"));
+  }
+
+  @Test
+  void badJobSettingsAreRefusedBeforeAnythingIsSubmitted() {
+    SlurmBackend backend = backend(SlurmCluster.Transport.LOCAL);
+    String sandbox = backend.runPodSandbox(RunPodSandboxRequest.newBuilder()
+        .setConfig(pod("bad", tmp.resolve("logs"), Map.of(JobPlanner.FLAGS, "--output=/etc/passwd"))).build())
+        .getPodSandboxId();
+
+    assertThatThrownBy(() -> backend.createContainer(CreateContainerRequest.newBuilder().setPodSandboxId(sandbox)
+        .setConfig(container("main", List.of("true"), Map.of())).build()))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("--output");
+    assertThat(backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList()).isEmpty();
+  }
+
+  private static List<String> jobsNamed(String name) throws Exception {
+    Process squeue = new ProcessBuilder("squeue", "--noheader", "--states=all", "--name=" + name, "--format=%i").start();
+    String out = new String(squeue.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(squeue.waitFor()).isZero();
+    return out.lines().filter(line -> !line.isBlank()).toList();
+  }
+}

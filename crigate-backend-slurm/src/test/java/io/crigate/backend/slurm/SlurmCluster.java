@@ -1,0 +1,93 @@
+package io.crigate.backend.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.crigate.api.cri.v1.*;
+import io.crigate.spi.InitContext;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The real single-node Slurm that scripts/infra/slurm-up.sh starts, as seen through its exports
+ * in $CRIGATE_INFRA_DIR/env; builds backends for each transport and the CRI configs tests use.
+ */
+final class SlurmCluster {
+
+  enum Transport { LOCAL, SSH, REST }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private SlurmCluster() {}
+
+  static String env(String name) {
+    String value = System.getenv(name);
+    assertThat(value).as("%s is exported by scripts/infra/slurm-up.sh; source $CRIGATE_INFRA_DIR/env first", name)
+        .isNotBlank();
+    return value;
+  }
+
+  static ObjectNode settings(Transport transport) {
+    ObjectNode settings = JSON.createObjectNode();
+    settings.put("workDir", env("CRIGATE_SLURM_WORKDIR"));
+    settings.put("pollIntervalMillis", 300);
+    switch (transport) {
+      case LOCAL -> settings.put("transport", "local");
+      case SSH -> {
+        settings.put("transport", "ssh");
+        settings.putObject("ssh").put("host", "127.0.0.1").put("port", Integer.parseInt(env("CRIGATE_SSH_PORT")))
+            .put("user", "root").put("privateKeyFile", env("CRIGATE_SSH_KEY"))
+            .put("knownHostsFile", env("CRIGATE_SSH_KNOWN_HOSTS"));
+      }
+      case REST -> {
+        settings.put("transport", "rest");
+        settings.putObject("rest").put("url", env("CRIGATE_SLURMRESTD_URL")).put("apiVersion", "v0.0.38")
+            .put("user", env("CRIGATE_SLURM_JWT_USER")).put("tokenFile", env("CRIGATE_SLURM_JWT_FILE"));
+      }
+    }
+    return settings;
+  }
+
+  static SlurmBackend backend(ObjectNode settings, Path state) {
+    return (SlurmBackend) new SlurmBackendFactory().create(
+        new InitContext("slurm-it", settings, state, new FileDurableStore(state.resolve("store")), Clock.systemUTC()));
+  }
+
+  static PodSandboxConfig pod(String name, Path logDir, Map<String, String> annotations) {
+    return PodSandboxConfig.newBuilder()
+        .setMetadata(PodSandboxMetadata.newBuilder().setName(name).setNamespace("it").setUid(name + "-uid"))
+        .setLogDirectory(logDir.toString())
+        .putAllAnnotations(annotations)
+        .build();
+  }
+
+  static ContainerConfig container(String name, List<String> command, Map<String, String> env) {
+    ContainerConfig.Builder config = ContainerConfig.newBuilder()
+        .setMetadata(ContainerMetadata.newBuilder().setName(name))
+        .setImage(ImageSpec.newBuilder().setImage("busybox"))
+        .addAllCommand(command)
+        .setLogPath(name + "/0.log");
+    env.forEach((key, value) -> config.addEnvs(KeyValue.newBuilder().setKey(key)
+        .setValue(com.google.protobuf.ByteString.copyFromUtf8(value))));
+    return config.build();
+  }
+
+  /** RunPodSandbox + CreateContainer; returns {sandboxId, containerId}. */
+  static String[] create(SlurmBackend backend, PodSandboxConfig pod, ContainerConfig container) {
+    String sandbox = backend.runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(pod).build()).getPodSandboxId();
+    String id = backend.createContainer(CreateContainerRequest.newBuilder().setPodSandboxId(sandbox)
+        .setConfig(container).setSandboxConfig(pod).build()).getContainerId();
+    return new String[] {sandbox, id};
+  }
+
+  static ContainerStatus status(SlurmBackend backend, String id) {
+    return backend.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(id).build()).getStatus();
+  }
+
+  static void start(SlurmBackend backend, String id) {
+    backend.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+  }
+}
