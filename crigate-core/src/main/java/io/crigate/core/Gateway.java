@@ -4,6 +4,7 @@ import io.crigate.core.config.BackendConfig;
 import io.crigate.core.config.GatewayConfig;
 import io.crigate.core.dump.DumpInterceptor;
 import io.crigate.core.server.CriServer;
+import io.crigate.core.server.SocketFile;
 import io.crigate.core.server.StateDirLock;
 import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
@@ -57,8 +58,11 @@ public final class Gateway implements AutoCloseable {
   public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories) {
     checkTypes(config, factories);
     config.warnings().forEach(log::warn);
+    long startNanos = System.nanoTime();
     Deque<AutoCloseable> running = new ArrayDeque<>();
     try {
+      SocketFile socket = SocketFile.prepare(config.socket());
+      running.push(socket);
       running.push(StateDirLock.acquire(config.stateDir()));
       GatewayState state = GatewayState.open(config.stateDir());
       running.push(state);
@@ -79,8 +83,8 @@ public final class Gateway implements AutoCloseable {
       List<ServerServiceDefinition> services = router.services().stream()
           .map(service -> ServerInterceptors.intercept(service, interceptors))
           .toList();
-      running.push(CriServer.start(config.socket(), services, SHUTDOWN_GRACE));
-      logServing(config);
+      running.push(CriServer.start(socket, services, SHUTDOWN_GRACE));
+      logServing(config, Duration.ofNanos(System.nanoTime() - startNanos));
       return new Gateway(running, config.socket());
     } catch (RuntimeException e) {
       closeAll(running, e);
@@ -122,12 +126,12 @@ public final class Gateway implements AutoCloseable {
     return new InitContext(backend.name(), backend.settings(), dir, state.backendStore(backend.name()), Clock.systemUTC());
   }
 
-  private static void logServing(GatewayConfig config) {
+  private static void logServing(GatewayConfig config, Duration gatewayStart) {
     String sinceStart = ProcessHandle.current().info().startInstant()
         .map(start -> Duration.between(start, Instant.now()).toMillis() + " ms after process start")
         .orElse("process start time unknown");
-    log.info("serving CRI on {} with backends {} ({})", config.socket(),
-        config.backends().stream().map(BackendConfig::name).toList(), sinceStart);
+    log.info("serving CRI on {} with backends {} ({}; gateway start {} ms)", config.socket(),
+        config.backends().stream().map(BackendConfig::name).toList(), sinceStart, gatewayStart.toMillis());
   }
 
   /** Closes in reverse start order; every failure is added to {@code failure} as suppressed. */

@@ -10,7 +10,6 @@ import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -44,11 +43,10 @@ public final class CriServer implements AutoCloseable {
   /**
    * Binds and starts serving. Services arrive with their interceptors already applied.
    *
+   * @param socket a path made ready by {@link SocketFile#prepare}
    * @param grace how long {@link #close()} lets in-flight calls finish
-   * @throws io.crigate.spi.CrigateException.FailedPrecondition when another process serves on the path
    */
-  public static CriServer start(Path path, List<ServerServiceDefinition> services, Duration grace) {
-    SocketFile socket = SocketFile.prepare(path);
+  public static CriServer start(SocketFile socket, List<ServerServiceDefinition> services, Duration grace) {
     EventLoopGroup eventLoops = new MultiThreadIoEventLoopGroup(EpollIoHandler.newFactory());
     ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.bindPath().toString()))
@@ -67,8 +65,8 @@ public final class CriServer implements AutoCloseable {
       server.shutdownNow();
       eventLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       calls.shutdownNow();
-      socket.remove();
-      throw e instanceof IOException io ? new UncheckedIOException("cannot serve on " + path, io) : (RuntimeException) e;
+      socket.close();
+      throw e instanceof IOException io ? new UncheckedIOException("cannot serve on " + socket.path(), io) : (RuntimeException) e;
     }
   }
 
@@ -87,7 +85,7 @@ public final class CriServer implements AutoCloseable {
     } finally {
       calls.shutdownNow();
       eventLoops.shutdownGracefully(0, FORCED_STOP_WAIT.toSeconds(), TimeUnit.SECONDS).syncUninterruptibly();
-      socket.remove();
+      socket.close();
     }
   }
 }

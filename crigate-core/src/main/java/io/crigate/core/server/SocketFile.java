@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * the final path, given mode 0660 there, and only then renamed onto the final path, so there is no
  * moment at which anyone but the owner and group can connect.
  */
-final class SocketFile {
+public final class SocketFile implements AutoCloseable {
 
   static final Set<PosixFilePermission> SOCKET_MODE = PosixFilePermissions.fromString("rw-rw----");
   private static final Set<PosixFilePermission> PRIVATE_DIR = PosixFilePermissions.fromString("rwx------");
@@ -38,9 +38,12 @@ final class SocketFile {
 
   /**
    * Makes the path ready to take a new socket: removes a stale socket nobody answers on, refuses a
-   * live one or a file that is not a socket, and creates the private bind directory.
+   * live one or a file that is not a socket, and creates the private bind directory. Called before
+   * anything else starts, so a second crigate gives up before touching backends or state.
+   *
+   * @throws io.crigate.spi.CrigateException.FailedPrecondition when a live process serves on the path
    */
-  static SocketFile prepare(Path path) {
+  public static SocketFile prepare(Path path) {
     try {
       Files.createDirectories(path.getParent());
       removeIfStale(path);
@@ -69,8 +72,13 @@ final class SocketFile {
     }
   }
 
+  Path path() {
+    return path;
+  }
+
   /** Removes the socket and the bind directory, whichever exist. */
-  void remove() {
+  @Override
+  public void close() {
     try {
       Files.deleteIfExists(path);
       deleteRecursively(bindDir);

@@ -1,0 +1,106 @@
+package io.crigate.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import io.crigate.core.Gateway;
+import io.crigate.core.config.ConfigFlags;
+import io.crigate.core.config.ConfigLoader;
+import io.crigate.core.config.GatewayConfig;
+import io.crigate.spi.CrigateException;
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code crigate serve}: the CRI gateway itself. Flags left out fall back to the {@code --config}
+ * file, then to built-in defaults; docs/CONFIG.md describes both forms.
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = "Serves the CRI on a unix socket and routes each pod to a backend by RuntimeClass handler.")
+final class ServeCommand implements Callable<Integer> {
+
+  static final int EXIT_BAD_CONFIG = 2;
+  static final int EXIT_START_FAILED = 1;
+
+  @Spec
+  CommandSpec spec;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file; flags override its values.")
+  String config;
+
+  @Option(names = "--socket", paramLabel = "PATH", description = "CRI socket to serve on (default /run/crigate/crigate.sock).")
+  String socket;
+
+  @Option(names = "--state-dir", paramLabel = "DIR", description = "Ownership database, lock and backend state (default /var/lib/crigate).")
+  String stateDir;
+
+  @Option(names = "--remote-runtime-endpoints", paramLabel = "NAME:ENDPOINT[,...]",
+      description = "Remote CRI runtimes, multi-cri style, e.g. default:unix:///run/containerd/containerd.sock. "
+          + "Each creates a cri backend NAME serving handler NAME.")
+  String remoteRuntimeEndpoints;
+
+  @Option(names = "--dump", paramLabel = "LEVEL:REGEX[,...]",
+      description = "Message dump rules, levels off|short|full; the last matching rule wins, e.g. 'off:.*,short:.*Pod.*,full:CreateContainer'.")
+  String dump;
+
+  @Option(names = "--dump-file", paramLabel = "FILE", description = "Where the dump goes; '-' is standard error (default).")
+  String dumpFile;
+
+  @Option(names = "--dump-format", paramLabel = "yaml|json", description = "YAML documents (default) or JSON lines.")
+  String dumpFormat;
+
+  @Option(names = "--dump-redact-env", paramLabel = "REGEX",
+      description = "Container env values whose name matches are hidden in dumps (default (?i)PASSWORD|TOKEN|SECRET|KEY).")
+  String dumpRedactEnv;
+
+  @Option(names = "--log-level", paramLabel = "LEVEL", description = "trace, debug, info (default), warn, error or off.")
+  String logLevel;
+
+  @Override
+  public Integer call() throws InterruptedException {
+    PrintWriter err = spec.commandLine().getErr();
+    GatewayConfig gatewayConfig;
+    Gateway gateway;
+    try {
+      gatewayConfig = ConfigLoader.load(new ConfigFlags(config, socket, stateDir, remoteRuntimeEndpoints, dump,
+          dumpFile, dumpFormat, dumpRedactEnv, logLevel));
+      applyLogLevel(gatewayConfig.logLevel());
+      gateway = Gateway.start(gatewayConfig, Backends.factories());
+    } catch (CrigateException.InvalidArgument e) {
+      err.println("crigate serve: " + e.getMessage());
+      return EXIT_BAD_CONFIG;
+    } catch (RuntimeException e) {
+      err.println("crigate serve: cannot start: " + describe(e));
+      LoggerFactory.getLogger(ServeCommand.class).debug("start failed", e);
+      return EXIT_START_FAILED;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("crigate-shutdown").unstarted(() -> {
+      gateway.close();
+      stopped.countDown();
+    }));
+    stopped.await();
+    return 0;
+  }
+
+  private static void applyLogLevel(String level) {
+    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root.setLevel(Level.toLevel(level));
+  }
+
+  /** The message and its causes on one line; I/O failures carry the path in the cause. */
+  private static String describe(Throwable e) {
+    StringBuilder line = new StringBuilder(String.valueOf(e.getMessage()));
+    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+      line.append(": ").append(cause);
+    }
+    return line.toString();
+  }
+}

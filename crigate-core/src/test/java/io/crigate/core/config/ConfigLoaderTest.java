@@ -1,0 +1,204 @@
+package io.crigate.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.crigate.core.HandlerBinding;
+import io.crigate.core.dump.DumpFormat;
+import io.crigate.spi.CrigateException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ConfigLoaderTest {
+
+  private static final String CONTAINERD = "unix:///run/containerd/containerd.sock";
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void multiCriFlagsAloneMakeOneCriBackendPerEntry() {
+    GatewayConfig config = ConfigLoader.load(flags(null, "/tmp/c/crigate.sock", "/tmp/c/state",
+        "default:" + CONTAINERD + ", gpu:unix:///run/gpu.sock"));
+
+    assertThat(config.socket()).isEqualTo(Path.of("/tmp/c/crigate.sock"));
+    assertThat(config.stateDir()).isEqualTo(Path.of("/tmp/c/state"));
+    assertThat(config.backends()).extracting(BackendConfig::name, BackendConfig::type)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple("default", "cri"), org.assertj.core.groups.Tuple.tuple("gpu", "cri"));
+    // only the first ':' separates the name, so the endpoint keeps its scheme
+    assertThat(config.backends().get(0).settings().get("endpoint").asText()).isEqualTo(CONTAINERD);
+    assertThat(config.bindings()).containsExactly(
+        new HandlerBinding("default", "default", ""), new HandlerBinding("gpu", "gpu", ""));
+    assertThat(config.warnings()).isEmpty();
+  }
+
+  @Test
+  void defaultsApplyWhenOnlyBackendsAreGiven() {
+    GatewayConfig config = ConfigLoader.load(flags(null, null, null, "default:" + CONTAINERD));
+
+    assertThat(config.socket()).isEqualTo(GatewayConfig.DEFAULT_SOCKET);
+    assertThat(config.stateDir()).isEqualTo(GatewayConfig.DEFAULT_STATE_DIR);
+    assertThat(config.logLevel()).isEqualTo("info");
+    assertThat(config.dump().rules().enabled()).isFalse();
+    assertThat(config.dump().file()).isEmpty();
+  }
+
+  @Test
+  void yamlFileDescribesBackendsHandlersAndDump() throws IOException {
+    Path file = write("""
+        socket: /tmp/y/crigate.sock
+        stateDir: /tmp/y/state
+        logLevel: debug
+        backends:
+          - name: containerd
+            type: cri
+            handlers: [default, runc, kata=kata-qemu]
+            endpoint: unix:///run/containerd/containerd.sock
+            connectTimeout: 2s
+        dump:
+          rules: ["off:.*", "full:CreateContainer"]
+          file: /tmp/y/dump.jsonl
+          format: json
+          redactEnv: "(?i)PASS"
+        """);
+
+    GatewayConfig config = ConfigLoader.load(flags(file.toString(), null, null, null));
+
+    assertThat(config.socket()).isEqualTo(Path.of("/tmp/y/crigate.sock"));
+    assertThat(config.logLevel()).isEqualTo("debug");
+    assertThat(config.bindings()).containsExactly(
+        new HandlerBinding("default", "containerd", ""),
+        new HandlerBinding("runc", "containerd", ""),
+        new HandlerBinding("kata", "containerd", "kata-qemu"));
+    BackendConfig backend = config.backends().get(0);
+    // name, type and handlers are crigate's; everything else belongs to the factory
+    assertThat(backend.settings().fieldNames()).toIterable().containsExactly("endpoint", "connectTimeout");
+    assertThat(config.dump().rules().rules()).hasToString("[off:.*, full:CreateContainer]");
+    assertThat(config.dump().file()).contains(Path.of("/tmp/y/dump.jsonl"));
+    assertThat(config.dump().format()).isEqualTo(DumpFormat.JSON);
+    assertThat(config.dump().redactEnv().pattern()).isEqualTo("(?i)PASS");
+  }
+
+  @Test
+  void flagsOverrideTheFileKeyByKey() throws IOException {
+    Path file = write("""
+        socket: /tmp/y/file.sock
+        stateDir: /tmp/y/state
+        backends:
+          - {name: default, type: cri, handlers: [default], endpoint: "unix:///from/file.sock"}
+          - {name: batch, type: cri, handlers: [batch], endpoint: "unix:///batch.sock"}
+        dump: {rules: "full:.*", file: /tmp/y/dump.yaml, format: json}
+        """);
+
+    GatewayConfig config = ConfigLoader.load(new ConfigFlags(file.toString(), "/tmp/y/flag.sock", null,
+        "default:unix:///from/flag.sock,extra:unix:///extra.sock", "short:.*", "-", null, null, null));
+
+    assertThat(config.socket()).isEqualTo(Path.of("/tmp/y/flag.sock"));
+    assertThat(config.stateDir()).isEqualTo(Path.of("/tmp/y/state"));
+    // a flag backend replaces the file's backend of the same name; others are kept or appended
+    assertThat(config.backends()).extracting(BackendConfig::name).containsExactly("default", "batch", "extra");
+    assertThat(config.backends().get(0).settings().get("endpoint").asText()).isEqualTo("unix:///from/flag.sock");
+    assertThat(config.dump().rules()).hasToString("[short:.*]");
+    assertThat(config.dump().file()).isEmpty(); // '-' is stderr
+    assertThat(config.dump().format()).isEqualTo(DumpFormat.JSON); // not given as a flag: the file's
+  }
+
+  @Test
+  void missingDefaultHandlerIsAllowedButWarned() {
+    GatewayConfig config = ConfigLoader.load(flags(null, null, null, "gpu:" + CONTAINERD));
+
+    assertThat(config.warnings()).singleElement().asString().contains("'default' handler");
+  }
+
+  record Case(String name, String yaml, ConfigFlags flags, String message) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Case> invalid() {
+    String backend = "backends: [{name: a, type: cri, handlers: [default], endpoint: 'unix:///a.sock'}]\n";
+    return Stream.of(
+        new Case("no backends at all", "", null, "no backends configured"),
+        new Case("endpoint flag entry without endpoint", null, flags(null, null, null, "default"),
+            "entry 'default' is missing its endpoint"),
+        new Case("endpoint flag entry without name", null, flags(null, null, null, ":unix:///a.sock"),
+            "entry ':unix:///a.sock' is missing its name"),
+        new Case("empty endpoint flag", null, flags(null, null, null, " , "), "--remote-runtime-endpoints is empty"),
+        new Case("duplicate handler across backends", """
+            backends:
+              - {name: a, type: cri, handlers: [default], endpoint: 'unix:///a.sock'}
+              - {name: b, type: cri, handlers: [gpu, default], endpoint: 'unix:///b.sock'}
+            """, null, "handler 'default' is bound twice: by backend 'a' and by backend 'b'"),
+        new Case("duplicate backend name", null, flags(null, null, null, "x:unix:///a.sock,x:unix:///b.sock"),
+            "backend name 'x' is used twice"),
+        new Case("backend without type", "backends: [{name: a, handlers: [default]}]", null, "backend 'a' has no 'type'"),
+        new Case("backend without name", "backends: [{type: cri, handlers: [default]}]", null, "backends[0] has no 'name'"),
+        new Case("backend name unusable as directory", "backends: [{name: ../x, type: cri, handlers: [default]}]", null,
+            "backend name '../x' may only hold"),
+        new Case("backend without handlers", "backends: [{name: a, type: cri, handler: [default]}]", null,
+            "backend 'a' binds no handlers"),
+        new Case("malformed handler entry", "backends: [{name: a, type: cri, handlers: ['x=y=z']}]", null,
+            "handler entry \"x=y=z\" is not 'name' or 'name=remoteHandler'"),
+        new Case("handler with empty name", "backends: [{name: a, type: cri, handlers: ['=kata']}]", null,
+            "is not 'name' or 'name=remoteHandler'"),
+        new Case("unknown top-level key", backend + "sokcet: /x.sock\n", null, "unknown top-level key 'sokcet'"),
+        new Case("unknown dump key", backend + "dump: {level: full}\n", null, "unknown dump key 'level'"),
+        new Case("unknown dump level", backend + "dump: {rules: 'verbose:.*'}\n", null, "unknown dump level 'verbose'"),
+        new Case("dump rule without level", backend + "dump: {rules: 'CreateContainer'}\n", null,
+            "dump rule 'CreateContainer' is not level:regex"),
+        new Case("dump rule with a bad regex", backend + "dump: {rules: 'full:(Create'}\n", null,
+            "dump rule 'full:(Create' has an invalid regex"),
+        new Case("unknown dump format", backend + "dump: {format: xml}\n", null, "unknown dump format 'xml'"),
+        new Case("bad redaction regex", backend + "dump: {redactEnv: '[a'}\n", null, "redactEnv '[a' is not a valid regex"),
+        new Case("unknown log level", backend + "logLevel: loud\n", null, "unknown log level 'loud'"),
+        new Case("socket path too long for sun_path", backend + "socket: /" + "s".repeat(120) + "\n", null,
+            "longer than the 107 bytes"),
+        new Case("duplicate YAML key", backend + "socket: /a.sock\nsocket: /b.sock\n", null, "Duplicate field 'socket'"),
+        new Case("YAML syntax error", "backends: [\n", null, "line "),
+        new Case("top level not a mapping", "- a\n- b\n", null, "the top level must be a mapping"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalid")
+  void invalidConfigurationNamesTheProblem(Case c) throws IOException {
+    ConfigFlags given = c.yaml() == null ? c.flags() : flags(write(c.yaml()).toString(), null, null, null);
+
+    assertThatThrownBy(() -> ConfigLoader.load(given))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining(c.message());
+  }
+
+  @Test
+  void missingConfigFileIsNamed() {
+    Path missing = dir.resolve("nope.yaml");
+
+    assertThatThrownBy(() -> ConfigLoader.load(flags(missing.toString(), null, null, null)))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessage("config file %s does not exist".formatted(missing));
+  }
+
+  @Test
+  void settingsStayOutOfTheBackendsStringForm() {
+    GatewayConfig config = ConfigLoader.load(flags(null, null, null, "default:unix:///secret-path.sock"));
+
+    assertThat(List.of(config.backends().get(0).toString())).noneMatch(s -> s.contains("secret-path"));
+  }
+
+  private Path write(String yaml) throws IOException {
+    Path file = Files.createTempFile(dir, "crigate", ".yaml");
+    return Files.writeString(file, yaml);
+  }
+
+  private static ConfigFlags flags(String config, String socket, String stateDir, String endpoints) {
+    return new ConfigFlags(config, socket, stateDir, endpoints, null, null, null, null, null);
+  }
+}
