@@ -20,6 +20,7 @@ public final class Main {
   /** The full command tree; tests execute it without exiting the JVM. */
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Main());
+    cli.addSubcommand(new ServeCommand());
     return cli;
   }
 }
