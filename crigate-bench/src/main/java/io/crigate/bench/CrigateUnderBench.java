@@ -1,0 +1,99 @@
+package io.crigate.bench;
+
+import io.crigate.api.cri.v1.VersionRequest;
+import io.crigate.cli.ctl.CriClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** A {@code bin/crigate serve} process started the way an admin starts it, measured from outside. */
+final class CrigateUnderBench implements AutoCloseable {
+
+  private static final Duration STARTUP_LIMIT = Duration.ofSeconds(60);
+
+  private final Process process;
+  private final CriClient client;
+  private final Duration startToServing;
+
+  private CrigateUnderBench(Process process, CriClient client, Duration startToServing) {
+    this.process = process;
+    this.client = client;
+    this.startToServing = startToServing;
+  }
+
+  /**
+   * Starts crigate with one {@code default} backend and returns once a Version call through its
+   * socket succeeds; the time until then is what a kubelet waits after a restart.
+   */
+  static CrigateUnderBench start(Path repository, Path workDir, String runtimeEndpoint) throws IOException {
+    Files.createDirectories(workDir);
+    Path socket = workDir.resolve("crigate.sock");
+    List<String> command = List.of(repository.resolve("bin/crigate").toString(), "serve",
+        "--socket", socket.toString(),
+        "--state-dir", workDir.resolve("state").toString(),
+        "--remote-runtime-endpoints", "default:" + runtimeEndpoint);
+    long launched = System.nanoTime();
+    Process process = new ProcessBuilder(command)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(workDir.resolve("crigate.log").toFile()))
+        .start();
+    CriClient client = CriClient.connect("unix://" + socket);
+    long deadline = launched + STARTUP_LIMIT.toNanos();
+    while (true) {
+      if (!process.isAlive()) {
+        client.close();
+        throw new IllegalStateException("crigate exited during start; see " + workDir.resolve("crigate.log"));
+      }
+      try {
+        client.runtime(Duration.ofSeconds(1)).version(VersionRequest.getDefaultInstance());
+        return new CrigateUnderBench(process, client, Duration.ofNanos(System.nanoTime() - launched));
+      } catch (RuntimeException notYet) {
+        if (System.nanoTime() > deadline) {
+          process.destroyForcibly();
+          client.close();
+          throw new IllegalStateException("crigate did not serve within " + STARTUP_LIMIT, notYet);
+        }
+        sleepBriefly();
+      }
+    }
+  }
+
+  CriClient client() {
+    return client;
+  }
+
+  Duration startToServing() {
+    return startToServing;
+  }
+
+  /** Resident set size of the crigate JVM, from the kernel's own accounting. */
+  long residentBytes() throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+      if (line.startsWith("VmRSS:")) {
+        return Long.parseLong(line.replaceAll("\\D", "")) * 1024;
+      }
+    }
+    throw new IOException("no VmRSS for pid " + process.pid());
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    client.close();
+    process.destroy();
+    if (!process.waitFor(15, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+    }
+  }
+
+  private static void sleepBriefly() {
+    try {
+      Thread.sleep(5);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for crigate", e);
+    }
+  }
+}

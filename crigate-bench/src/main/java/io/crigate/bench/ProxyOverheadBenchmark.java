@@ -1,0 +1,119 @@
+package io.crigate.bench;
+
+import io.crigate.api.cri.v1.ContainerStatusRequest;
+import io.crigate.api.cri.v1.ListContainersRequest;
+import io.crigate.api.cri.v1.VersionRequest;
+import io.crigate.cli.ctl.CriClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * Direct containerd against the same calls through crigate, in one run on one machine: cheap-call
+ * latency, pod lifecycle time, crigate's memory, and its time from start to serving.
+ */
+@Command(name = "proxy-overhead", mixinStandardHelpOptions = true,
+    description = "Measures what crigate adds between a CRI client and containerd.")
+public final class ProxyOverheadBenchmark implements Callable<Integer> {
+
+  private static final Duration CHEAP_CALL_DEADLINE = Duration.ofSeconds(10);
+
+  @Option(names = "--runtime-endpoint", required = true, description = "containerd's CRI socket, unix:///...")
+  String runtimeEndpoint;
+
+  @Option(names = "--image", required = true, description = "image for the pods' containers (needs /bin/sleep)")
+  String image;
+
+  @Option(names = "--repository", defaultValue = ".", description = "crigate checkout holding bin/crigate")
+  Path repository;
+
+  @Option(names = "--work-dir", defaultValue = "/tmp/crigate-bench")
+  Path workDir;
+
+  @Option(names = "--pods", defaultValue = "50")
+  int pods;
+
+  @Option(names = "--iterations", defaultValue = "5000", description = "timed calls per side and call type")
+  int iterations;
+
+  @Option(names = "--warmup", defaultValue = "2000")
+  int warmup;
+
+  @Option(names = "--lifecycles", defaultValue = "10", description = "pod lifecycles per side")
+  int lifecycles;
+
+  @Option(names = "--report", description = "also write the markdown report to this file")
+  Path report;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ProxyOverheadBenchmark()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    BenchmarkReport out = new BenchmarkReport();
+    try (CriClient direct = CriClient.connect(runtimeEndpoint);
+        CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint)) {
+      out.startToServing(crigate.startToServing());
+      PodFleet viaFleet = new PodFleet(crigate.client(), image, workDir.resolve("logs"));
+      PodFleet directFleet = new PodFleet(direct, image, workDir.resolve("logs"));
+      viaFleet.pullImage();
+      // Warm both paths before the idle reading so the JIT and pools are in their steady shape.
+      measureVersion(direct, crigate.client(), warmup, 0);
+      out.idleRss(crigate.residentBytes());
+
+      out.lifecycle(measureLifecycles(directFleet, viaFleet));
+
+      List<PodFleet.Pod> running = viaFleet.start(pods);
+      try {
+        List<PairedLatency.Result> results = new ArrayList<>();
+        results.add(measureVersion(direct, crigate.client(), warmup, iterations));
+        String containerId = running.getFirst().containerId();
+        ContainerStatusRequest status = ContainerStatusRequest.newBuilder().setContainerId(containerId).build();
+        results.add(PairedLatency.measure("ContainerStatus",
+            () -> direct.runtime(CHEAP_CALL_DEADLINE).containerStatus(status),
+            () -> crigate.client().runtime(CHEAP_CALL_DEADLINE).containerStatus(status), warmup, iterations));
+        ListContainersRequest list = ListContainersRequest.getDefaultInstance();
+        results.add(PairedLatency.measure("ListContainers (%d pods)".formatted(pods),
+            () -> direct.runtime(CHEAP_CALL_DEADLINE).listContainers(list),
+            () -> crigate.client().runtime(CHEAP_CALL_DEADLINE).listContainers(list), warmup / 4, iterations / 5));
+        out.latencies(results);
+        out.loadedRss(pods, crigate.residentBytes());
+      } finally {
+        viaFleet.removeAll();
+      }
+    }
+    String markdown = out.markdown(runtimeEndpoint);
+    System.out.println(markdown);
+    if (report != null) {
+      Files.writeString(report, markdown);
+    }
+    return 0;
+  }
+
+  private static PairedLatency.Result measureVersion(CriClient direct, CriClient via, int warmup, int iterations)
+      throws Exception {
+    VersionRequest version = VersionRequest.getDefaultInstance();
+    return PairedLatency.measure("Version",
+        () -> direct.runtime(CHEAP_CALL_DEADLINE).version(version),
+        () -> via.runtime(CHEAP_CALL_DEADLINE).version(version), warmup, Math.max(iterations, 1));
+  }
+
+  private BenchmarkReport.Lifecycle measureLifecycles(PodFleet direct, PodFleet via) throws Exception {
+    direct.lifecycle();
+    via.lifecycle();
+    Samples directSamples = new Samples();
+    Samples viaSamples = new Samples();
+    for (int i = 0; i < lifecycles; i++) {
+      directSamples.add(((TimedCall) direct::lifecycle).time());
+      viaSamples.add(((TimedCall) via::lifecycle).time());
+    }
+    return new BenchmarkReport.Lifecycle(directSamples, viaSamples);
+  }
+}

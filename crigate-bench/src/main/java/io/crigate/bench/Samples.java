@@ -1,0 +1,36 @@
+package io.crigate.bench;
+
+import java.util.Arrays;
+
+/** Latency samples in nanoseconds, with the nearest-rank percentiles the report prints. */
+final class Samples {
+
+  private long[] nanos = new long[1024];
+  private int count;
+
+  void add(long elapsedNanos) {
+    if (count == nanos.length) {
+      nanos = Arrays.copyOf(nanos, count * 2);
+    }
+    nanos[count++] = elapsedNanos;
+  }
+
+  int count() {
+    return count;
+  }
+
+  /** The nearest-rank percentile, in microseconds. */
+  double percentileMicros(double percentile) {
+    if (count == 0) {
+      throw new IllegalStateException("no samples");
+    }
+    long[] sorted = Arrays.copyOf(nanos, count);
+    Arrays.sort(sorted);
+    int rank = (int) Math.ceil(percentile / 100.0 * count);
+    return sorted[Math.max(0, rank - 1)] / 1_000.0;
+  }
+
+  double medianMillis() {
+    return percentileMicros(50) / 1_000.0;
+  }
+}

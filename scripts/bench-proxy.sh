@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Proxy-overhead benchmark: direct containerd against the same calls through crigate, in one run.
+# Usage: sudo bash scripts/bench-proxy.sh [harness options, e.g. --pods 50 --iterations 5000]
+# Brings up the local infra (registry, images, containerd) if needed and writes docs/bench-proxy-latest.md.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+. scripts/lib/java.sh
+bash scripts/infra/up.sh >/dev/null
+. "${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}/env"
+[ -f crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar ] || ./mvnw -B -q -DskipTests install
+work=$(mktemp -d /tmp/crigate-bench.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+"$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
+  -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-cli/target/crigate-cli-0.1.0-SNAPSHOT.jar:crigate-cli/target/lib/*" \
+  io.crigate.bench.ProxyOverheadBenchmark \
+  --runtime-endpoint "$CRIGATE_CONTAINERD_A" --image "$CRIGATE_IMAGE_BASE" \
+  --repository "$root" --work-dir "$work" --report docs/bench-proxy-latest.md "$@"
