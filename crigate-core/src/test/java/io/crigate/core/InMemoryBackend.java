@@ -256,6 +256,12 @@ final class InMemoryBackend implements Backend {
   }
 
   @Override
+  public UpdateRuntimeConfigResponse updateRuntimeConfig(UpdateRuntimeConfigRequest request) {
+    enter();
+    return UpdateRuntimeConfigResponse.getDefaultInstance();
+  }
+
+  @Override
   public void getContainerEvents(GetEventsRequest request, StreamObserver<ContainerEventResponse> events) {
     enter();
     CountDownLatch cancelled = new CountDownLatch(1);

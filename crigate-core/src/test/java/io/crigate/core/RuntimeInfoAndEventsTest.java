@@ -1,0 +1,130 @@
+package io.crigate.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.crigate.api.cri.v1.*;
+import io.grpc.Context;
+import io.grpc.Deadline;
+import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RuntimeInfoAndEventsTest {
+
+  @TempDir Path stateDir;
+  RouterHarness crigate;
+
+  @BeforeEach
+  void start() {
+    crigate = RouterHarness.start(stateDir);
+  }
+
+  @AfterEach
+  void stop() {
+    crigate.close();
+  }
+
+  @Test
+  void versionIsCrigatesOwnAndNeedsNoBackend() {
+    crigate.alpha.setAvailable(false);
+    VersionResponse version = crigate.runtime.version(VersionRequest.getDefaultInstance());
+    assertThat(version.getRuntimeName()).isEqualTo("crigate");
+    assertThat(version.getRuntimeApiVersion()).isEqualTo("v1");
+    assertThat(version.getRuntimeVersion()).isNotBlank().doesNotContain("${");
+    assertThat(crigate.alpha.calls()).isZero();
+  }
+
+  @Test
+  void statusListsEveryBoundHandlerWithTheOwningBackendsFeatures() {
+    crigate.beta.reportHandlers(List.of(RuntimeHandler.newBuilder().setName("runsc")
+        .setFeatures(RuntimeHandlerFeatures.newBuilder().setUserNamespaces(true)).build()));
+
+    StatusResponse status = crigate.runtime.status(StatusRequest.getDefaultInstance());
+
+    // The default handler is "" as the kubelet names it; "fast" takes beta's features for "runsc".
+    assertThat(status.getRuntimeHandlersList()).containsExactly(
+        RuntimeHandler.newBuilder().setName("").build(),
+        RuntimeHandler.newBuilder().setName("fast")
+            .setFeatures(RuntimeHandlerFeatures.newBuilder().setUserNamespaces(true)).build());
+    assertThat(status.getInfoMap()).containsEntry("backend", "alpha");
+  }
+
+  @Test
+  void statusReportsADownBackendAsItsOwnConditionAndKeepsTheNodeReady() {
+    crigate.beta.setAvailable(false);
+
+    List<RuntimeCondition> conditions = crigate.runtime.status(StatusRequest.getDefaultInstance()).getStatus().getConditionsList();
+
+    assertThat(conditions).filteredOn(c -> c.getType().equals("RuntimeReady")).singleElement()
+        .extracting(RuntimeCondition::getStatus).isEqualTo(true);
+    assertThat(conditions).filteredOn(c -> c.getType().equals(RuntimeInfo.BACKEND_CONDITION_PREFIX + "beta")).singleElement()
+        .satisfies(c -> {
+          assertThat(c.getStatus()).isFalse();
+          assertThat(c.getMessage()).contains("beta is down");
+        });
+  }
+
+  @Test
+  void statusWithTheDefaultBackendDownIsNotReady() {
+    crigate.alpha.setAvailable(false);
+    List<RuntimeCondition> conditions = crigate.runtime.status(StatusRequest.getDefaultInstance()).getStatus().getConditionsList();
+    assertThat(conditions).filteredOn(c -> c.getType().equals("RuntimeReady")).singleElement()
+        .satisfies(c -> assertThat(c.getStatus()).isFalse());
+  }
+
+  @Test
+  void backendsSeeTheCallersDeadline() {
+    String sandbox = crigate.runPod("web", "");
+    Deadline deadline = Deadline.after(1, TimeUnit.MINUTES);
+
+    crigate.runtime.withDeadline(deadline).podSandboxStatus(PodSandboxStatusRequest.newBuilder().setPodSandboxId(sandbox).build());
+    assertThat(crigate.alpha.lastDeadline()).isNotNull();
+    assertThat(crigate.alpha.lastDeadline().timeRemaining(TimeUnit.SECONDS)).isBetween(1L, 60L);
+
+    // A fan-out runs each backend on its own virtual thread; the deadline must travel with it.
+    crigate.runtime.withDeadline(deadline).listPodSandbox(ListPodSandboxRequest.getDefaultInstance());
+    assertThat(crigate.beta.lastDeadline()).isNotNull();
+    assertThat(crigate.beta.lastDeadline().timeRemaining(TimeUnit.SECONDS)).isBetween(1L, 60L);
+  }
+
+  @Test
+  void containerEventsFromEveryBackendAreMergedAndCancellationReachesThem() {
+    List<String> received = new CopyOnWriteArrayList<>();
+    Context.CancellableContext subscription = Context.current().withCancellation();
+    subscription.run(() -> crigate.asyncRuntime.getContainerEvents(GetEventsRequest.getDefaultInstance(), new StreamObserver<>() {
+      @Override
+      public void onNext(ContainerEventResponse event) {
+        received.add(event.getContainerId());
+      }
+
+      @Override
+      public void onError(Throwable t) {}
+
+      @Override
+      public void onCompleted() {}
+    }));
+    await().until(() -> crigate.alpha.subscribers() == 1 && crigate.beta.subscribers() == 1);
+
+    crigate.alpha.emit(ContainerEventResponse.newBuilder().setContainerId("from-alpha").build());
+    crigate.beta.emit(ContainerEventResponse.newBuilder().setContainerId("from-beta").build());
+    await().until(() -> received.size() == 2);
+    assertThat(received).containsExactlyInAnyOrder("from-alpha", "from-beta");
+
+    subscription.cancel(null);
+    await().until(() -> crigate.alpha.subscribers() == 0 && crigate.beta.subscribers() == 0);
+  }
+
+  @Test
+  void updateRuntimeConfigReachesEveryBackend() {
+    crigate.runtime.updateRuntimeConfig(UpdateRuntimeConfigRequest.getDefaultInstance());
+    assertThat(crigate.alpha.calls()).isEqualTo(1);
+    assertThat(crigate.beta.calls()).isEqualTo(1);
+  }
+}
