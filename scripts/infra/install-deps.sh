@@ -2,6 +2,8 @@
 # Installs the Debian packages crigate's infrastructure needs; does nothing when all are present.
 set -euo pipefail
 packages=(containerd runc docker-registry umoci skopeo busybox-static curl)
+# Slurm single node with accounting, slurmrestd and sshd (scripts/infra/slurm-up.sh)
+packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd mariadb-server openssh-server openssh-client)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

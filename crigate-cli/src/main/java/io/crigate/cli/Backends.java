@@ -1,6 +1,7 @@
 package io.crigate.cli;
 
 import io.crigate.backend.cri.RemoteCriBackendFactory;
+import io.crigate.backend.slurm.SlurmBackendFactory;
 import io.crigate.spi.BackendFactory;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,8 @@ final class Backends {
 
   static Map<String, BackendFactory> factories() {
     List<BackendFactory> all = List.of(
-        new RemoteCriBackendFactory());
+        new RemoteCriBackendFactory(),
+        new SlurmBackendFactory());
     return all.stream().collect(Collectors.toUnmodifiableMap(BackendFactory::type, Function.identity()));
   }
 }
