@@ -15,11 +15,11 @@ public final class SimReport {
 
   public static String csv(List<SimResult> results) {
     StringBuilder out = new StringBuilder(
-        "scorer,seed,pods,unschedulable,bytes_pulled,pulls,mean_start_s,p95_start_s,pods_per_node_cv\n");
+        "scorer,seed,pods,unschedulable,bytes_pulled,pulls,mean_start_s,p95_start_s,pods_per_node_cv,cpu_per_node_cv\n");
     for (SimResult r : results) {
-      out.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f%n", r.scorer(), r.seed(), r.pods(),
+      out.append(String.format(Locale.ROOT, "%s,%d,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.4f%n", r.scorer(), r.seed(), r.pods(),
           r.unschedulable(), r.bytesPulled(), r.pulls(), r.meanStartSeconds(), r.p95StartSeconds(),
-          r.podsPerNodeCv()));
+          r.podsPerNodeCv(), r.cpuPerNodeCv()));
     }
     return out.toString();
   }
@@ -29,13 +29,13 @@ public final class SimReport {
     Map<String, List<SimResult>> byScorer = byScorer(results);
     double baseline = meanBytes(byScorer.getOrDefault("image-locality", List.of()));
     StringBuilder out = new StringBuilder(
-        "| scorer | seeds | GB pulled | vs image-locality | pulls | mean start s | p95 start s | CV pods/node | unschedulable |\n"
-            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        "| scorer | seeds | GB pulled | vs image-locality | pulls | mean start s | p95 start s | CV pods/node | CV CPU/node | unschedulable |\n"
+            + "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     byScorer.forEach((scorer, rs) -> out.append(String.format(Locale.ROOT,
-        "| %s | %d | %.1f | %s | %.0f | %.2f | %.2f | %.3f | %.1f |%n", scorer, rs.size(), meanBytes(rs) / GB,
+        "| %s | %d | %.1f | %s | %.0f | %.2f | %.2f | %.3f | %.3f | %.1f |%n", scorer, rs.size(), meanBytes(rs) / GB,
         baseline == 0 ? "n/a" : String.format(Locale.ROOT, "%+.1f%%", 100 * (meanBytes(rs) / baseline - 1)),
         mean(rs, r -> r.pulls()), mean(rs, SimResult::meanStartSeconds), mean(rs, SimResult::p95StartSeconds),
-        mean(rs, SimResult::podsPerNodeCv), mean(rs, r -> r.unschedulable()))));
+        mean(rs, SimResult::podsPerNodeCv), mean(rs, SimResult::cpuPerNodeCv), mean(rs, r -> r.unschedulable()))));
     return out.toString();
   }
 

@@ -6,6 +6,8 @@ package io.crigate.scheduler.sim;
  * @param pulls pod starts that had to pull at least one layer
  * @param meanStartSeconds mean over started pods of (bytes pulled / bandwidth)
  * @param podsPerNodeCv coefficient of variation of running pods per node, averaged over arrivals
+ * @param cpuPerNodeCv the same for CPU requested per node
  */
 public record SimResult(String scorer, long seed, int pods, int unschedulable, long bytesPulled, int pulls,
-    double meanStartSeconds, double p95StartSeconds, double podsPerNodeCv) {}
+    double meanStartSeconds, double p95StartSeconds, double podsPerNodeCv,
+    double cpuPerNodeCv) {}

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
+import java.util.function.ToDoubleFunction;
 
 /**
  * Replays one trace against one scorer. Each arrival first retires the pods that ended before it,
@@ -35,6 +36,7 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
     int pulls = 0;
     long bytes = 0;
     double cvSum = 0;
+    double cpuCvSum = 0;
     for (int i = 0; i < trace.size(); i++) {
       PodArrival pod = trace.get(i);
       while (!running.isEmpty() && running.peek().endsAt() <= pod.atSeconds()) {
@@ -52,14 +54,15 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
         startSeconds[started++] = pulled / bandwidthBytesPerSecond;
         running.add(new Running(pod.atSeconds() + pod.durationSeconds(), pod, node));
       }
-      cvSum += podsPerNodeCv(cluster);
+      cvSum += coefficientOfVariation(cluster, n -> n.pods);
+      cpuCvSum += coefficientOfVariation(cluster, n -> n.cpuMillis);
       progress.accept(i + 1);
     }
     double[] starts = Arrays.copyOf(startSeconds, started);
     Arrays.sort(starts);
     return new SimResult(scorer.name(), seed, trace.size(), unschedulable, bytes, pulls,
         Arrays.stream(starts).average().orElse(0), percentile(starts, 0.95),
-        trace.isEmpty() ? 0 : cvSum / trace.size());
+        trace.isEmpty() ? 0 : cvSum / trace.size(), trace.isEmpty() ? 0 : cpuCvSum / trace.size());
   }
 
   private SimNode place(PodArrival pod, ImageLayers image, List<SimNode> cluster, ImageScorer scorer,
@@ -88,12 +91,15 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
     return best;
   }
 
-  static double podsPerNodeCv(List<SimNode> cluster) {
-    double mean = cluster.stream().mapToInt(n -> n.pods).average().orElse(0);
+  /** Standard deviation over mean of a per-node quantity; 0 for an idle cluster. */
+  static double coefficientOfVariation(List<SimNode> cluster, ToDoubleFunction<SimNode> quantity) {
+    double mean = cluster.stream().mapToDouble(quantity).average().orElse(0);
     if (mean == 0) {
       return 0;
     }
-    double variance = cluster.stream().mapToDouble(n -> (n.pods - mean) * (n.pods - mean)).average().orElse(0);
+    double variance = cluster.stream()
+        .mapToDouble(n -> (quantity.applyAsDouble(n) - mean) * (quantity.applyAsDouble(n) - mean))
+        .average().orElse(0);
     return Math.sqrt(variance) / mean;
   }
 

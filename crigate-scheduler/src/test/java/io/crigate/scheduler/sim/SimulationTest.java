@@ -59,6 +59,6 @@ class SimulationTest {
     a.pods = 3;
     b.pods = 1;
     // mean 2, standard deviation 1 -> 0.5
-    assertThat(Simulation.podsPerNodeCv(List.of(a, b))).isEqualTo(0.5);
+    assertThat(Simulation.coefficientOfVariation(List.of(a, b), n -> n.pods)).isEqualTo(0.5);
   }
 }

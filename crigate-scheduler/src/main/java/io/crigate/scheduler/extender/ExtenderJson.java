@@ -1,0 +1,127 @@
+package io.crigate.scheduler.extender;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.crigate.spi.CrigateException.InvalidArgument;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * kube-scheduler's extender wire format ({@code k8s.io/kube-scheduler/extender/v1}): Go structs
+ * without JSON tags, so keys are the PascalCase field names. Go decodes keys case-insensitively,
+ * and so do we for the top-level keys.
+ */
+final class ExtenderJson {
+
+  private final ObjectMapper mapper =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  ExtenderArgs parseArgs(byte[] body) {
+    JsonNode root;
+    try {
+      root = mapper.readTree(body);
+    } catch (JsonProcessingException e) {
+      throw new InvalidArgument("request body is not JSON: " + e.getOriginalMessage());
+    } catch (IOException e) {
+      throw new InvalidArgument("request body unreadable: " + e.getMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw new InvalidArgument("request body must be a JSON object with Pod and Nodes or NodeNames");
+    }
+    Map<String, JsonNode> fields = new HashMap<>();
+    root.properties().forEach(e -> fields.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
+    return new ExtenderArgs(pod(fields.get("pod")), nodes(fields.get("nodes"), fields.get("nodenames")));
+  }
+
+  private Pod pod(JsonNode json) {
+    if (json == null || json.isNull()) {
+      throw new InvalidArgument("missing Pod");
+    }
+    Pod pod;
+    try {
+      pod = mapper.treeToValue(json, Pod.class);
+    } catch (JsonProcessingException e) {
+      throw new InvalidArgument("Pod is not a v1.Pod: " + e.getOriginalMessage());
+    }
+    if (pod.getSpec() == null || pod.getSpec().getContainers().isEmpty()) {
+      throw new InvalidArgument("Pod has no spec.containers");
+    }
+    for (var container : pod.getSpec().getContainers()) {
+      if (container.getImage() == null || container.getImage().isBlank()) {
+        throw new InvalidArgument("container %s of Pod has no image".formatted(container.getName()));
+      }
+    }
+    return pod;
+  }
+
+  private static CandidateNodes nodes(JsonNode nodeList, JsonNode nodeNames) {
+    if (nodeNames != null && !nodeNames.isNull()) {
+      if (!nodeNames.isArray()) {
+        throw new InvalidArgument("NodeNames must be an array of strings");
+      }
+      List<String> names = new ArrayList<>();
+      nodeNames.forEach(n -> names.add(requireText(n, "NodeNames entry")));
+      return new CandidateNodes.Names(names);
+    }
+    if (nodeList != null && !nodeList.isNull()) {
+      if (!nodeList.isObject() || !nodeList.path("items").isArray()) {
+        throw new InvalidArgument("Nodes must be a v1.NodeList with an items array");
+      }
+      List<String> names = new ArrayList<>();
+      nodeList.path("items").forEach(n -> names.add(requireText(n.path("metadata").path("name"), "Nodes item metadata.name")));
+      return new CandidateNodes.NodeList((ObjectNode) nodeList, names);
+    }
+    throw new InvalidArgument("request has neither Nodes nor NodeNames");
+  }
+
+  private static String requireText(JsonNode node, String what) {
+    if (!node.isTextual() || node.asText().isEmpty()) {
+      throw new InvalidArgument(what + " must be a non-empty string");
+    }
+    return node.asText();
+  }
+
+  /** {@code [{"Host": name, "Score": n}, ...]} */
+  byte[] priorities(List<HostPriority> priorities) {
+    ArrayNode out = mapper.createArrayNode();
+    priorities.forEach(p -> out.addObject().put("Host", p.host()).put("Score", p.score()));
+    return write(out);
+  }
+
+  /** {@code {"Nodes"|"NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error"}} */
+  byte[] filterResult(FilterResult result) {
+    ObjectNode out = mapper.createObjectNode();
+    switch (result.passed()) {
+      case CandidateNodes.NodeList list -> out.set("Nodes", list.list());
+      case CandidateNodes.Names names -> {
+        out.putNull("Nodes");
+        names.names().forEach(out.putArray("NodeNames")::add);
+      }
+    }
+    if (!out.has("NodeNames")) {
+      out.putNull("NodeNames");
+    }
+    ObjectNode failed = out.putObject("FailedNodes");
+    result.failed().forEach(failed::put);
+    out.putObject("FailedAndUnresolvableNodes");
+    out.put("Error", "");
+    return write(out);
+  }
+
+  private byte[] write(JsonNode node) {
+    try {
+      return mapper.writeValueAsBytes(node);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("a Jackson tree always serializes", e);
+    }
+  }
+}

@@ -1,0 +1,83 @@
+package io.crigate.scheduler.extender;
+
+import io.crigate.images.ImageLayers;
+import io.crigate.spi.CrigateException;
+import io.helidon.http.HeaderValues;
+import io.helidon.http.Status;
+import io.helidon.webserver.WebServer;
+import io.helidon.webserver.http.ServerRequest;
+import io.helidon.webserver.http.ServerResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The kube-scheduler extender over HTTP: {@code POST {urlPrefix}/prioritize} and
+ * {@code POST {urlPrefix}/filter}. Malformed requests get 400 with a message naming the problem.
+ */
+public final class ExtenderServer implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ExtenderServer.class);
+  /** A NodeList of 5,000 nodes is a few MB; refuse anything far beyond that. */
+  static final long MAX_REQUEST_BYTES = 64L * 1024 * 1024;
+
+  private final LayerExtender extender;
+  private final ExtenderJson json = new ExtenderJson();
+  private final WebServer server;
+
+  /**
+   * @param urlPrefix the {@code urlPrefix} path of kube-scheduler's extender config, e.g. {@code /crigate}
+   * @param port 0 for any free port
+   */
+  public ExtenderServer(String host, int port, String urlPrefix, InventorySource inventories,
+      Function<String, ImageLayers> registry) {
+    this.extender = new LayerExtender(inventories, registry);
+    String prefix = urlPrefix.endsWith("/") ? urlPrefix.substring(0, urlPrefix.length() - 1) : urlPrefix;
+    this.server = WebServer.builder()
+        .host(host)
+        .port(port)
+        .maxPayloadSize(MAX_REQUEST_BYTES)
+        .routing(r -> r
+            .post(prefix + "/prioritize", this::prioritize)
+            .post(prefix + "/filter", this::filter))
+        .build()
+        .start();
+    LOG.info("crigate extender listening on {}:{}{}/{{prioritize,filter}}", host, server.port(), prefix);
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  private void prioritize(ServerRequest request, ServerResponse response) {
+    answer(response, () -> json.priorities(extender.prioritize(json.parseArgs(body(request)))));
+  }
+
+  private void filter(ServerRequest request, ServerResponse response) {
+    answer(response, () -> json.filterResult(extender.filter(json.parseArgs(body(request)))));
+  }
+
+  private static byte[] body(ServerRequest request) {
+    return request.content().as(byte[].class);
+  }
+
+  private interface Verb {
+    byte[] run();
+  }
+
+  private static void answer(ServerResponse response, Verb verb) {
+    try {
+      byte[] out = verb.run();
+      response.header(HeaderValues.CONTENT_TYPE_JSON).send(out);
+    } catch (CrigateException.InvalidArgument bad) {
+      response.status(Status.BAD_REQUEST_400).send(("bad extender request: " + bad.getMessage() + "\n")
+          .getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  @Override
+  public void close() {
+    server.stop();
+  }
+}

@@ -1,0 +1,4 @@
+package io.crigate.scheduler.extender;
+
+/** One node's extender score, {@code 0..MaxExtenderPriority}. */
+record HostPriority(String host, long score) {}

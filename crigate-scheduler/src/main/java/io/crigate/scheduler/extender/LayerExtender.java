@@ -1,0 +1,84 @@
+package io.crigate.scheduler.extender;
+
+import io.crigate.images.ImageLayers;
+import io.crigate.images.NodeLayerInventory;
+import io.crigate.scheduler.LayerLocality;
+import io.crigate.scheduler.LayerSpread;
+import io.crigate.scheduler.NodeLayers;
+import io.crigate.scheduler.PodLayers;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The extender's verbs, free of HTTP. {@code prioritize} returns {@link LayerLocality} per candidate;
+ * {@code filter} (opt-in) fails candidates that publish no layer inventory.
+ *
+ * <p>The spread factor's node count is the nodes that publish an inventory: crigate knows nothing
+ * about the others, and kube-scheduler sends only candidates, not the whole cluster. An image whose
+ * layers the registry cannot tell is left out of the pod (its bytes are unknown); a node without an
+ * inventory scores 0.
+ */
+final class LayerExtender {
+
+  private static final Logger LOG = LoggerFactory.getLogger(LayerExtender.class);
+  private static final NodeLayers NOTHING = digest -> false;
+
+  private final InventorySource inventories;
+  private final Function<String, ImageLayers> registry;
+
+  /** @param registry looks an image reference up, e.g. {@code RegistryClient::layers} (caches) */
+  LayerExtender(InventorySource inventories, Function<String, ImageLayers> registry) {
+    this.inventories = inventories;
+    this.registry = registry;
+  }
+
+  List<HostPriority> prioritize(ExtenderArgs args) {
+    PodLayers pod = PodLayers.of(resolve(args));
+    Map<String, NodeLayerInventory> cluster = inventories.inventories();
+    Collection<NodeLayers> held = new ArrayList<>(cluster.size());
+    cluster.values().forEach(inventory -> held.add(inventory.layers()::containsKey));
+    LayerSpread spread = LayerSpread.of(pod, held);
+    List<HostPriority> priorities = new ArrayList<>(args.nodes().names().size());
+    for (String node : args.nodes().names()) {
+      NodeLayerInventory inventory = cluster.get(node);
+      NodeLayers layers = inventory == null ? NOTHING : inventory.layers()::containsKey;
+      priorities.add(new HostPriority(node, LayerLocality.score(pod, layers, spread)));
+    }
+    return priorities;
+  }
+
+  FilterResult filter(ExtenderArgs args) {
+    Map<String, NodeLayerInventory> cluster = inventories.inventories();
+    Set<String> kept = new HashSet<>();
+    Map<String, String> failed = new LinkedHashMap<>();
+    for (String node : args.nodes().names()) {
+      if (cluster.containsKey(node)) {
+        kept.add(node);
+      } else {
+        failed.put(node, "node %s publishes no crigate layer inventory".formatted(node));
+      }
+    }
+    return new FilterResult(args.nodes().retain(kept), failed);
+  }
+
+  private List<ImageLayers> resolve(ExtenderArgs args) {
+    List<ImageLayers> images = new ArrayList<>();
+    for (String image : new LinkedHashSet<>(args.images())) {
+      try {
+        images.add(registry.apply(image));
+      } catch (RuntimeException unknown) {
+        LOG.warn("pod {}: no layers for image {}, scoring without it: {}", args.podName(), image, unknown.getMessage());
+      }
+    }
+    return images;
+  }
+}

@@ -1,0 +1,194 @@
+package io.crigate.scheduler.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.crigate.images.ImageLayers;
+import io.crigate.images.Layer;
+import io.crigate.images.NodeImageLayersCodec;
+import io.crigate.images.NodeLayerInventory;
+import io.crigate.spi.CrigateException;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Round trips through the real HTTP server with payloads shaped as kube-scheduler sends them;
+ * inventories come from NodeImageLayers objects in a (mock) API server, through the informer.
+ */
+@EnableKubernetesMockClient(crud = true)
+class ExtenderServerTest {
+
+  static KubernetesClient client;
+
+  static final Layer BASE = new Layer("sha256:" + "a".repeat(64), 30_000_000);
+  static final Layer APP = new Layer("sha256:" + "b".repeat(64), 10_000_000);
+  static final Map<String, ImageLayers> REGISTRY = Map.of(
+      "127.0.0.1:5000/crigate/base:1", new ImageLayers("127.0.0.1:5000/crigate/base:1", "sha256:" + "1".repeat(64), List.of(BASE)),
+      "127.0.0.1:5000/crigate/a:1", new ImageLayers("127.0.0.1:5000/crigate/a:1", "sha256:" + "2".repeat(64), List.of(BASE, APP)));
+
+  final ObjectMapper mapper = new ObjectMapper();
+  final HttpClient http = HttpClient.newHttpClient();
+  static InventoryInformer informer;
+  static ExtenderServer server;
+
+  @BeforeAll
+  static void start() {
+    publish("node-a", BASE, APP);
+    publish("node-b", BASE);
+    // node-c publishes nothing
+    informer = new InventoryInformer(client);
+    await().until(() -> informer.inventories().size() == 2);
+    server = new ExtenderServer("127.0.0.1", 0, "/crigate", informer, ref -> {
+      ImageLayers layers = REGISTRY.get(ref);
+      if (layers == null) {
+        throw new CrigateException.NotFound("image " + ref);
+      }
+      return layers;
+    });
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+    informer.close();
+  }
+
+  static void publish(String node, Layer... layers) {
+    Map<String, Long> held = Stream.of(layers).collect(java.util.stream.Collectors.toMap(Layer::digest, Layer::size));
+    client.resource(NodeImageLayersCodec.toResource(new NodeLayerInventory(node, held, Set.of(), Instant.now())))
+        .createOr(existing -> existing.update());
+  }
+
+  record Case(String name, String fixture, String rename) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Case> requestShapes() {
+    return Stream.of(
+        new Case("nodeCacheCapable: NodeNames", "args-nodenames.json", ""),
+        new Case("full v1.NodeList", "args-nodelist.json", ""),
+        new Case("lower-case keys", "args-nodelist.json", "lower"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("requestShapes")
+  void prioritizeScoresHeldLayers(Case c) throws Exception {
+    String body = fixture(c.fixture());
+    if (c.rename().equals("lower")) {
+      body = body.replace("\"Pod\":", "\"pod\":").replace("\"Nodes\":", "\"nodes\":").replace("\"NodeNames\":", "\"nodenames\":");
+    }
+    HttpResponse<String> response = post("/crigate/prioritize", body);
+    assertThat(response.statusCode()).isEqualTo(200);
+    // pod layers (init base:1 + a:1, BASE counted once): 30 MB + 10 MB = 40 MB; 2 nodes publish.
+    // node-a: (30 x 2/2 + 10 x 1/2) / 40 = 35/40 -> 8;  node-b: 30/40 -> 7;  node-c: no inventory -> 0
+    assertThat(mapper.readTree(response.body())).isEqualTo(mapper.readTree(
+        "[{\"Host\":\"node-a\",\"Score\":8},{\"Host\":\"node-b\",\"Score\":7},{\"Host\":\"node-c\",\"Score\":0}]"));
+  }
+
+  @Test
+  void filterKeepsNodesWithInventoryAndEchoesThemUnchanged() throws Exception {
+    String body = fixture("args-nodelist.json");
+    HttpResponse<String> response = post("/crigate/filter", body);
+    assertThat(response.statusCode()).isEqualTo(200);
+    JsonNode result = mapper.readTree(response.body());
+    JsonNode sent = mapper.readTree(body).path("Nodes").path("items");
+    assertThat(result.path("Nodes").path("items")).containsExactly(sent.get(0), sent.get(1));
+    assertThat(result.path("FailedNodes").path("node-c").asText()).contains("no crigate layer inventory");
+    assertThat(result.path("Error").asText()).isEmpty();
+  }
+
+  @Test
+  void filterAnswersNodeNamesWhenAskedByName() throws Exception {
+    JsonNode result = mapper.readTree(post("/crigate/filter", fixture("args-nodenames.json")).body());
+    assertThat(result.path("NodeNames")).containsExactly(mapper.valueToTree("node-a"), mapper.valueToTree("node-b"));
+    assertThat(result.path("Nodes").isNull()).isTrue();
+  }
+
+  @Test
+  void inventoryChangesReachTheScoreThroughTheWatch() throws Exception {
+    publish("node-c", BASE, APP);
+    try {
+      // 3 nodes publish; BASE on 3/3, APP on 2/3: node-c (30 + 10 x 2/3) / 40 = 36.67/40 -> 9
+      await().untilAsserted(() -> assertThat(mapper.readTree(post("/crigate/prioritize", fixture("args-nodenames.json")).body())
+          .get(2).path("Score").asLong()).isEqualTo(9));
+    } finally {
+      client.resources(io.crigate.images.NodeImageLayers.class).withName("node-c").delete();
+      await().until(() -> informer.inventories().size() == 2);
+    }
+  }
+
+  @Test
+  void imageTheRegistryDoesNotKnowScoresZeroInsteadOfFailing() throws Exception {
+    String body = fixture("args-nodenames.json").replace("crigate/a:1", "crigate/missing:1").replace("crigate/base:1", "crigate/gone:1");
+    HttpResponse<String> response = post("/crigate/prioritize", body);
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(mapper.readTree(response.body())).allSatisfy(p -> assertThat(p.path("Score").asLong()).isZero());
+  }
+
+  record BadCase(String name, String body, String message) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<BadCase> badRequests() {
+    return Stream.of(
+        new BadCase("not JSON", "{\"Pod\": ", "not JSON"),
+        new BadCase("not an object", "[]", "JSON object"),
+        new BadCase("missing Pod", "{\"NodeNames\": [\"n\"]}", "missing Pod"),
+        new BadCase("no nodes", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"x:1\"}]}}}",
+            "neither Nodes nor NodeNames"),
+        new BadCase("no containers", "{\"Pod\": {\"spec\": {}}, \"NodeNames\": [\"n\"]}", "no spec.containers"),
+        new BadCase("container without image", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\"}]}}, \"NodeNames\": [\"n\"]}",
+            "container c of Pod has no image"),
+        new BadCase("NodeNames not an array", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"x:1\"}]}}, \"NodeNames\": \"n\"}",
+            "NodeNames must be an array"),
+        new BadCase("NodeList without items", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"x:1\"}]}}, \"Nodes\": {}}",
+            "items array"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("badRequests")
+  void badInputIs400WithAMessage(BadCase c) throws Exception {
+    for (String verb : List.of("prioritize", "filter")) {
+      HttpResponse<String> response = post("/crigate/" + verb, c.body());
+      assertThat(response.statusCode()).as(verb).isEqualTo(400);
+      assertThat(response.body()).as(verb).contains(c.message());
+    }
+  }
+
+  private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+        .timeout(Duration.ofMinutes(2))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private static String fixture(String name) throws IOException {
+    return Files.readString(Path.of("src/test/resources/extender", name));
+  }
+}
