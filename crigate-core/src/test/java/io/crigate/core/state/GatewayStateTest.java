@@ -1,0 +1,106 @@
+package io.crigate.core.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.crigate.spi.CrigateException;
+import io.crigate.spi.DurableStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GatewayStateTest {
+
+  static final Instant CREATED = Instant.parse("2026-01-02T03:04:05Z");
+
+  @TempDir Path dir;
+
+  static SandboxRecord sandbox(String id, String backend) {
+    return new SandboxRecord(id, backend, "default", "ns", "pod-" + id, "uid-" + id, CREATED);
+  }
+
+  static ContainerRecord container(String id, String sandboxId, String backend) {
+    return new ContainerRecord(id, sandboxId, backend, "c-" + id, CREATED);
+  }
+
+  @Test
+  void ownershipSurvivesReopen() {
+    try (GatewayState state = GatewayState.open(dir)) {
+      state.sandboxes().add(sandbox("s1", "alpha"));
+      state.containers().add(container("c1", "s1", "alpha"));
+    }
+    try (GatewayState state = GatewayState.open(dir)) {
+      assertThat(state.sandboxes().get("s1")).isEqualTo(sandbox("s1", "alpha"));
+      assertThat(state.containers().get("c1")).isEqualTo(container("c1", "s1", "alpha"));
+    }
+  }
+
+  @Test
+  void addingAnIdTwiceIsAlreadyExistsAndGettingAMissingOneIsNotFound() {
+    try (GatewayState state = GatewayState.open(dir)) {
+      state.sandboxes().add(sandbox("s1", "alpha"));
+      assertThatThrownBy(() -> state.sandboxes().add(sandbox("s1", "beta")))
+          .isInstanceOf(CrigateException.AlreadyExists.class).hasMessageContaining("alpha");
+      assertThatThrownBy(() -> state.containers().get("c9")).isInstanceOf(CrigateException.NotFound.class).hasMessage("container c9");
+    }
+  }
+
+  @Test
+  void removingASandboxForgetsItsContainersOnDiskToo() {
+    try (GatewayState state = GatewayState.open(dir)) {
+      state.sandboxes().add(sandbox("s1", "alpha"));
+      state.containers().add(container("c1", "s1", "alpha"));
+      state.containers().add(container("c2", "s2", "alpha"));
+      state.sandboxes().remove("s1");
+      assertThat(state.containers().find("c1")).isEmpty();
+    }
+    try (GatewayState state = GatewayState.open(dir)) {
+      assertThat(state.sandboxes().all()).isEmpty();
+      assertThat(state.containers().all()).extracting(ContainerRecord::id).containsExactly("c2");
+    }
+  }
+
+  @Test
+  void replaceBackendAdoptsAndForgetsOnlyThatBackendsRecords() {
+    try (GatewayState state = GatewayState.open(dir)) {
+      state.sandboxes().add(sandbox("kept", "alpha"));
+      state.sandboxes().add(sandbox("lost", "alpha"));
+      state.sandboxes().add(sandbox("other", "beta"));
+      state.containers().add(container("lost-c", "lost", "alpha"));
+
+      state.replaceBackend("alpha", List.of(sandbox("kept", "alpha"), sandbox("new", "alpha")),
+          List.of(container("new-c", "new", "alpha")));
+
+      assertThat(state.sandboxes().all()).extracting(SandboxRecord::id).containsExactlyInAnyOrder("kept", "new", "other");
+      assertThat(state.containers().all()).extracting(ContainerRecord::id).containsExactly("new-c");
+    }
+    try (GatewayState state = GatewayState.open(dir)) {
+      assertThat(state.sandboxes().all()).extracting(SandboxRecord::id).containsExactlyInAnyOrder("kept", "new", "other");
+      assertThat(state.containers().all()).extracting(ContainerRecord::id).containsExactly("new-c");
+    }
+  }
+
+  @Test
+  void backendStoresAreSeparateNamespacesThatPersist() {
+    try (GatewayState state = GatewayState.open(dir)) {
+      DurableStore slurm = state.backendStore("slurm");
+      slurm.put("job/b", bytes("2"));
+      slurm.put("job/a", bytes("1"));
+      state.backendStore("cri").put("job/a", bytes("other"));
+      slurm.remove("job/b");
+    }
+    try (GatewayState state = GatewayState.open(dir)) {
+      assertThat(state.backendStore("slurm").entries()).containsOnlyKeys("job/a");
+      assertThat(state.backendStore("slurm").get("job/a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("1")));
+      assertThat(state.backendStore("cri").get("job/a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("other")));
+      assertThat(state.backendStore("slurm").get("job/b")).isEmpty();
+    }
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}
