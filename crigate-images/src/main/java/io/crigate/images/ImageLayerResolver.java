@@ -73,34 +73,61 @@ public final class ImageLayerResolver {
     return pinnedReference(image).map(this::resolve).orElseGet(() -> CompletableFuture.completedFuture(Optional.empty()));
   }
 
+  /**
+   * Completes with the layers of an image named as PullImage names it ({@code busybox:1.36});
+   * empty when the reference is malformed or the lookup failed. Tags are not cached here (the
+   * registry client trusts a tag only briefly); digests are.
+   */
+  public CompletableFuture<Optional<ImageLayers>> resolve(String reference) {
+    ImageRef ref;
+    try {
+      ref = ImageRef.parse(reference);
+    } catch (CrigateException.InvalidArgument malformed) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    if (ref.digest() != null) {
+      return resolve(ref);
+    }
+    if (waitingToRetry(ref.toString())) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    return CompletableFuture.supplyAsync(() -> lookUp(ref, ref.toString()), executor);
+  }
+
   private CompletableFuture<Optional<ImageLayers>> resolve(ImageRef ref) {
     String key = ref.digest();
     ImageLayers known = resolved.get(key);
     if (known != null) {
       return CompletableFuture.completedFuture(Optional.of(known));
     }
-    Instant retry = failedUntil.get(key);
-    if (retry != null && clock.instant().isBefore(retry)) {
+    if (waitingToRetry(key)) {
       return CompletableFuture.completedFuture(Optional.empty());
     }
     CompletableFuture<Optional<ImageLayers>> lookup =
-        inFlight.computeIfAbsent(key, k -> CompletableFuture.supplyAsync(() -> lookUp(ref), executor));
+        inFlight.computeIfAbsent(key, k -> CompletableFuture.supplyAsync(() -> lookUp(ref, k), executor));
     // outside computeIfAbsent: a lookup that already finished would otherwise remove itself recursively
     lookup.whenComplete((result, error) -> inFlight.remove(key, lookup));
     return lookup;
   }
 
-  private Optional<ImageLayers> lookUp(ImageRef ref) {
+  private Optional<ImageLayers> lookUp(ImageRef ref, String key) {
     try {
       ImageLayers layers = registry.apply(ref);
-      resolved.put(ref.digest(), layers);
-      failedUntil.remove(ref.digest());
+      if (ref.digest() != null) {
+        resolved.put(key, layers);
+      }
+      failedUntil.remove(key);
       return Optional.of(layers);
     } catch (RuntimeException e) {
-      failedUntil.put(ref.digest(), clock.instant().plus(RETRY_AFTER));
+      failedUntil.put(key, clock.instant().plus(RETRY_AFTER));
       log.warn(ref.registry(), "no layer sizes for %s: %s".formatted(ref, e.getMessage()));
       return Optional.empty();
     }
+  }
+
+  private boolean waitingToRetry(String key) {
+    Instant retry = failedUntil.get(key);
+    return retry != null && clock.instant().isBefore(retry);
   }
 
   /** The first repo digest that parses, e.g. {@code 127.0.0.1:5000/crigate/a@sha256:…}. */
