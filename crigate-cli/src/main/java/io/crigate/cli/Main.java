@@ -21,6 +21,8 @@ public final class Main {
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Main());
     cli.addSubcommand(new ServeCommand());
+    cli.addSubcommand(new SimulateCommand());
+    cli.addSubcommand(new ExtenderCommand());
     return cli;
   }
 }

@@ -29,8 +29,9 @@ public final class ExtenderServer implements AutoCloseable {
   /**
    * @param urlPrefix the {@code urlPrefix} path of kube-scheduler's extender config, e.g. {@code /crigate}
    * @param port 0 for any free port
+   * @param filter whether to serve the {@code filter} verb (off: it answers 404)
    */
-  public ExtenderServer(String host, int port, String urlPrefix, InventorySource inventories,
+  public ExtenderServer(String host, int port, String urlPrefix, boolean filter, InventorySource inventories,
       Function<String, ImageLayers> registry) {
     this.extender = new LayerExtender(inventories, registry);
     String prefix = urlPrefix.endsWith("/") ? urlPrefix.substring(0, urlPrefix.length() - 1) : urlPrefix;
@@ -38,12 +39,16 @@ public final class ExtenderServer implements AutoCloseable {
         .host(host)
         .port(port)
         .maxPayloadSize(MAX_REQUEST_BYTES)
-        .routing(r -> r
-            .post(prefix + "/prioritize", this::prioritize)
-            .post(prefix + "/filter", this::filter))
+        .routing(r -> {
+          r.post(prefix + "/prioritize", this::prioritize);
+          if (filter) {
+            r.post(prefix + "/filter", this::filter);
+          }
+        })
         .build()
         .start();
-    LOG.info("crigate extender listening on {}:{}{}/{{prioritize,filter}}", host, server.port(), prefix);
+    LOG.info("crigate extender listening on {}:{}{}/prioritize (filter verb {})", host, server.port(), prefix,
+        filter ? "on" : "off");
   }
 
   public int port() {

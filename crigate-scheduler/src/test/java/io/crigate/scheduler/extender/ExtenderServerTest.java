@@ -58,7 +58,7 @@ class ExtenderServerTest {
     // node-c publishes nothing
     informer = new InventoryInformer(client);
     await().until(() -> informer.inventories().size() == 2);
-    server = new ExtenderServer("127.0.0.1", 0, "/crigate", informer, ref -> {
+    server = new ExtenderServer("127.0.0.1", 0, "/crigate", true, informer, ref -> {
       ImageLayers layers = REGISTRY.get(ref);
       if (layers == null) {
         throw new CrigateException.NotFound("image " + ref);

@@ -1,0 +1,55 @@
+package io.crigate.cli;
+
+import io.crigate.images.RegistryClient;
+import io.crigate.images.RegistryClientConfig;
+import io.crigate.scheduler.extender.ExtenderServer;
+import io.crigate.scheduler.extender.InventoryInformer;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code crigate extender}: the layer-aware kube-scheduler extender. */
+@Command(
+    name = "extender",
+    mixinStandardHelpOptions = true,
+    description = "Serves kube-scheduler's extender verbs (POST {url-prefix}/prioritize, /filter) from the "
+        + "NodeImageLayers objects crigate publishes and the pod images' registries.")
+final class ExtenderCommand implements Callable<Integer> {
+
+  @Option(names = "--listen", defaultValue = "0.0.0.0", description = "Address. Default: ${DEFAULT-VALUE}")
+  String host;
+
+  @Option(names = "--port", defaultValue = "8888", description = "Default: ${DEFAULT-VALUE}")
+  int port;
+
+  @Option(names = "--url-prefix", defaultValue = "/crigate", description = "Must match urlPrefix in KubeSchedulerConfiguration. Default: ${DEFAULT-VALUE}")
+  String urlPrefix;
+
+  @Option(names = "--filter", description = "Serve the filter verb: fail nodes that publish no layer inventory")
+  boolean filter;
+
+  @Option(names = "--insecure-registry", description = "Registry (host[:port]) spoken to over plain HTTP; repeatable")
+  List<String> insecureRegistries = List.of();
+
+  @Override
+  public Integer call() throws InterruptedException {
+    RegistryClientConfig config = RegistryClientConfig.defaults();
+    for (String registry : insecureRegistries) {
+      config = config.withInsecure(registry);
+    }
+    RegistryClient registry = new RegistryClient(config);
+    // in a pod: the service account; elsewhere: KUBECONFIG or ~/.kube/config
+    try (KubernetesClient client = new KubernetesClientBuilder().build();
+        InventoryInformer inventories = new InventoryInformer(client);
+        ExtenderServer server = new ExtenderServer(host, port, urlPrefix, filter, inventories, registry::layers)) {
+      CountDownLatch stopped = new CountDownLatch(1);
+      Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
+      stopped.await();
+    }
+    return 0;
+  }
+}
