@@ -1,0 +1,124 @@
+package io.crigate.backend.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.protobuf.ByteString;
+import io.crigate.api.cri.v1.*;
+import io.crigate.spi.CrigateException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class JobPlannerTest {
+
+  private static final SlurmSettings SETTINGS = SlurmSettings.parse("test", new ObjectMapper().valueToTree(Map.of(
+      "workDir", "/shared",
+      "flavors", Map.of("small", Map.of("flags", List.of("--partition=small", "--time=10", "--mem=100M"))),
+      "defaultFlavor", "small")));
+
+  private final JobPlanner planner = new JobPlanner(SETTINGS, ImageRunner.NONE);
+
+  private static ContainerConfig.Builder container(Map<String, String> env) {
+    ContainerConfig.Builder config = ContainerConfig.newBuilder()
+        .setMetadata(ContainerMetadata.newBuilder().setName("c"))
+        .setImage(ImageSpec.newBuilder().setImage("busybox"))
+        .addCommand("run").addArgs("it");
+    env.forEach((k, v) -> config.addEnvs(KeyValue.newBuilder().setKey(k).setValue(ByteString.copyFromUtf8(v))));
+    return config;
+  }
+
+  private static PodSandboxConfig pod(Map<String, String> annotations) {
+    return PodSandboxConfig.newBuilder().putAllAnnotations(annotations).build();
+  }
+
+  @Test
+  void laterSourcesOverrideEarlierOnes() {
+    ContainerConfig config = container(Map.of("JOB_QUEUE", "gpu", "JOB_NUM_NODES", "2", "JOB_GPU", "gpu:1"))
+        .setLinux(LinuxContainerConfig.newBuilder().setResources(LinuxContainerResources.newBuilder()
+            // 150000/100000 = 1.5 cores, rounded up to 2 CPUs; 1.5 MiB rounds up to 2M
+            .setCpuQuota(150_000).setCpuPeriod(100_000).setMemoryLimitInBytes(1024 * 1024 * 3 / 2)))
+        .build();
+
+    JobPlan plan = planner.plan(config, pod(Map.of(JobPlanner.FLAGS, "--time=30 --partition=annotated")), "/shared/p/c");
+
+    // flavor gives partition/time/mem, resources override mem, the annotation overrides time and
+    // partition, and JOB_QUEUE (container env, strongest) overrides the partition again
+    assertThat(plan.options().asMap()).containsEntry("partition", "gpu").containsEntry("time", "30")
+        .containsEntry("mem", "2M").containsEntry("cpus-per-task", "2").containsEntry("nodes", "2")
+        .containsEntry("gres", "gpu:1");
+  }
+
+  @Test
+  void reservedVariablesStayOutOfTheJobAndItsScript() {
+    ContainerConfig config = container(Map.of("CLUSTER_PASSWORD", "pw-123", "CLUSTER_USERNAME", "me",
+        "JOB_QUEUE", "q", "KUBERNETES_SERVICE_HOST", "10.0.0.1", "MPI_FLAGS", "-np 2", "MPI_VERSION", "4",
+        "APP", "value")).build();
+
+    JobPlan plan = planner.plan(config, pod(Map.of()), "/shared/p/c");
+    String script = JobScript.render(plan, "cid", "sid");
+
+    assertThat(plan.jobEnv()).containsEntry("APP", "value").containsOnlyKeys("PATH", "APP");
+    assertThat(script).doesNotContain("pw-123").doesNotContain("CLUSTER_").contains("export APP='value'");
+  }
+
+  @Test
+  void mpiWrapsTheCommandAndPreRunScriptsComeFirst() {
+    ContainerConfig config = container(Map.of("MPI_VERSION", "4.1", "MPI_FLAGS", "-np 2",
+        "CLUSTER_CONFIG", "module load x")).build();
+
+    JobPlan plan = planner.plan(config, pod(Map.of(JobPlanner.MPI_FLAGS_ANNOTATION, "--bind-to core",
+        JobPlanner.PRE_EXEC, "echo pre")), "/shared/p/c");
+
+    assertThat(plan.command()).containsExactly("mpirun", "-np", "2", "--bind-to", "core", "run", "it");
+    assertThat(plan.preRun()).containsExactly("module load x", "echo pre");
+  }
+
+  @Test
+  void customConfigBecomesSbatchInputVariables() {
+    JobPlan plan = planner.plan(container(Map.of("JOB_CUSTOM_CONFIG", "SBATCH_TIMELIMIT=5\nSBATCH_QOS=low")).build(),
+        pod(Map.of()), "/d");
+
+    assertThat(plan.submitEnv()).containsExactly(Map.entry("SBATCH_TIMELIMIT", "5"), Map.entry("SBATCH_QOS", "low"));
+  }
+
+  @Test
+  void refusesWhatWouldBreakTheScript() {
+    assertThatThrownBy(() -> planner.plan(container(Map.of("BAD NAME", "x")).build(), pod(Map.of()), "/d"))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("BAD NAME");
+    assertThatThrownBy(() -> planner.plan(container(Map.of()).build(), pod(Map.of(JobPlanner.FLAVOR, "huge")), "/d"))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("huge");
+    assertThatThrownBy(() -> planner.plan(container(Map.of("JOB_CUSTOM_CONFIG", "rm -rf /")).build(), pod(Map.of()), "/d"))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("JOB_CUSTOM_CONFIG");
+    ContainerConfig nul = container(Map.of()).addEnvs(KeyValue.newBuilder().setKey("N")
+        .setValue(ByteString.copyFrom(new byte[] {'a', 0, 'b'}))).build();
+    assertThatThrownBy(() -> planner.plan(nul, pod(Map.of()), "/d"))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("NUL");
+  }
+
+  @Test
+  void imageRunnersWrapTheCommand() {
+    assertThat(ImageRunner.APPTAINER.command("reg:5000/app:1", List.of("run"), "/w"))
+        .containsExactly("apptainer", "exec", "--pwd", "/w", "docker://reg:5000/app:1", "run");
+    assertThat(ImageRunner.SINGULARITY.command("/images/app.sif", List.of("run"), ""))
+        .containsExactly("singularity", "exec", "/images/app.sif", "run");
+    // enroot separates the registry host from the repository with '#'
+    assertThat(ImageRunner.ENROOT.command("reg:5000/app:1", List.of("run"), ""))
+        .containsExactly("enroot", "start", "docker://reg:5000#app:1", "run");
+    assertThat(ImageRunner.PODMAN.command("app:1", List.of(), ""))
+        .containsExactly("podman", "run", "--rm", "--network=host", "app:1");
+    assertThat(ImageRunner.NONE.pullCommand("app:1", java.nio.file.Path.of("/i"))).isEmpty();
+  }
+
+  @Test
+  void settingsNeverPrintSecrets() {
+    SlurmSettings settings = SlurmSettings.parse("t", new ObjectMapper().valueToTree(Map.of("workDir", "/w",
+        "transport", "rest", "rest", Map.of("url", "http://h:1", "user", "u", "token", "tok-secret"))));
+
+    assertThat(settings.toString()).doesNotContain("tok-secret");
+    assertThat(settings.rest().toString()).doesNotContain("tok-secret");
+    assertThatThrownBy(() -> SlurmSettings.parse("t", new ObjectMapper().valueToTree(Map.of("workDir", "/w", "bogus", 1))))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("bogus");
+  }
+}
