@@ -39,7 +39,7 @@ class BackendOutageIT {
     PodSandboxConfig flakyPod = hostNetworkPod("flaky", crigate.workDir().resolve("pods"));
     String steadyId = cri.runtime().runPodSandbox(runPod(steadyPod, "")).getPodSandboxId();
     String flakyId = cri.runtime().runPodSandbox(runPod(flakyPod, "flaky")).getPodSandboxId();
-    cri.images().pullImage(pull(infra.baseImage(), flakyPod));
+    cri.images().pullImage(pull(infra.baseImage(), flakyPod, "flaky"));
     String containerId = cri.runtime().createContainer(create(flakyId,
         shellContainer("waiting", infra.baseImage(), "sleep 3600"), flakyPod)).getContainerId();
 

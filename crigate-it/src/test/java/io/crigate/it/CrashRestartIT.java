@@ -22,7 +22,7 @@ class CrashRestartIT {
     CriConnection cri = crigate.cri();
     // On B, so that routing after the restart must come from crigate's recorded state, not the default.
     String podId = cri.runtime().runPodSandbox(runPod(pod, "other")).getPodSandboxId();
-    cri.images().pullImage(pull(infra.baseImage(), pod));
+    cri.images().pullImage(pull(infra.baseImage(), pod, "other"));
     String containerId = cri.runtime().createContainer(create(podId,
         shellContainer("survivor", infra.baseImage(), "trap 'exit 0' TERM; while :; do sleep 1; done"), pod)).getContainerId();
 

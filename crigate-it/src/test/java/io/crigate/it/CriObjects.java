@@ -49,7 +49,14 @@ final class CriObjects {
     return CreateContainerRequest.newBuilder().setPodSandboxId(podId).setConfig(container).setSandboxConfig(pod).build();
   }
 
-  static PullImageRequest pull(String image, PodSandboxConfig pod) {
-    return PullImageRequest.newBuilder().setImage(ImageSpec.newBuilder().setImage(image)).setSandboxConfig(pod).build();
+  /**
+   * Pulls onto the backend that serves {@code handler}: each containerd has its own image store, and
+   * the CRI names the pull's runtime in {@code ImageSpec.runtime_handler} (KEP-4216).
+   */
+  static PullImageRequest pull(String image, PodSandboxConfig pod, String handler) {
+    return PullImageRequest.newBuilder()
+        .setImage(ImageSpec.newBuilder().setImage(image).setRuntimeHandler(handler))
+        .setSandboxConfig(pod)
+        .build();
   }
 }

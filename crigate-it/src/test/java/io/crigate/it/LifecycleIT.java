@@ -30,7 +30,7 @@ class LifecycleIT {
     String podId = runtime.runPodSandbox(runPod(pod, "")).getPodSandboxId();
     assertThat(crigate.cri().podState(podId)).isEqualTo(PodSandboxState.SANDBOX_READY);
 
-    String imageRef = crigate.cri().images().pullImage(pull(infra.baseImage(), pod)).getImageRef();
+    String imageRef = crigate.cri().images().pullImage(pull(infra.baseImage(), pod, "")).getImageRef();
     assertThat(imageRef).startsWith("sha256:");
 
     ContainerConfig app = shellContainer("app", infra.baseImage(),
