@@ -1,0 +1,39 @@
+package io.crigate.cli.ctl;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** Words a failed CRI call for the operator: which endpoint, which status, what the server said. */
+final class CallFailure {
+
+  private CallFailure() {}
+
+  static String describe(StatusRuntimeException failure, String endpoint, Duration deadline) {
+    Status status = failure.getStatus();
+    // A status with a local cause never reached the server: the transport could not connect.
+    if (status.getCode() == Status.Code.UNAVAILABLE && status.getCause() != null) {
+      String reason =
+          Files.exists(Path.of(CriClient.socketPath(endpoint)))
+              ? rootCause(status.getCause())
+              : "no socket file there";
+      return "cannot connect to %s: is crigate running? (%s)".formatted(endpoint, reason);
+    }
+    if (status.getCode() == Status.Code.DEADLINE_EXCEEDED) {
+      return "%s gave no answer within %s (DEADLINE_EXCEEDED; raise --timeout)"
+          .formatted(endpoint, deadline);
+    }
+    String description = status.getDescription() == null ? "" : ": " + status.getDescription();
+    return status.getCode() + description;
+  }
+
+  private static String rootCause(Throwable failure) {
+    Throwable root = failure;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+  }
+}

@@ -1,0 +1,168 @@
+package io.crigate.cli.ctl;
+
+import com.google.protobuf.ByteString;
+import io.crigate.api.cri.v1.Container;
+import io.crigate.api.cri.v1.ContainerStatus;
+import io.crigate.api.cri.v1.ContainerStatusRequest;
+import io.crigate.api.cri.v1.ContainerStatusResponse;
+import io.crigate.api.cri.v1.ExecSyncRequest;
+import io.crigate.api.cri.v1.ExecSyncResponse;
+import io.crigate.api.cri.v1.ListContainersRequest;
+import io.crigate.api.cri.v1.ListContainersResponse;
+import io.crigate.api.cri.v1.ListPodSandboxRequest;
+import io.crigate.api.cri.v1.ListPodSandboxResponse;
+import io.crigate.api.cri.v1.PodSandbox;
+import io.crigate.api.cri.v1.RemoveContainerRequest;
+import io.crigate.api.cri.v1.RemoveContainerResponse;
+import io.crigate.api.cri.v1.RunPodSandboxRequest;
+import io.crigate.api.cri.v1.RunPodSandboxResponse;
+import io.crigate.api.cri.v1.RuntimeServiceGrpc.RuntimeServiceImplBase;
+import io.crigate.api.cri.v1.StopContainerRequest;
+import io.crigate.api.cri.v1.StopContainerResponse;
+import io.crigate.api.cri.v1.VersionRequest;
+import io.crigate.api.cri.v1.VersionResponse;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerDomainSocketChannel;
+import io.netty.channel.unix.DomainSocketAddress;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A CRI runtime service on a real unix socket (grpc-netty over epoll, as crigate serves) whose
+ * pods and containers a test sets, recording the mutating calls it receives in order. Calls it
+ * does not implement answer UNIMPLEMENTED, as a real server would.
+ */
+final class FakeCriServer extends RuntimeServiceImplBase implements AutoCloseable {
+
+  final List<PodSandbox> pods = new CopyOnWriteArrayList<>();
+  final List<Container> containers = new CopyOnWriteArrayList<>();
+  final Map<String, String> logPaths = new ConcurrentHashMap<>();
+  final List<String> calls = new CopyOnWriteArrayList<>();
+  volatile Status removeFailure;
+  volatile boolean versionHangs;
+
+  private final EventLoopGroup eventLoop =
+      new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
+  private final Server server;
+  final String endpoint;
+
+  FakeCriServer(Path socket) throws IOException {
+    server =
+        NettyServerBuilder.forAddress(new DomainSocketAddress(socket.toString()))
+            .channelType(EpollServerDomainSocketChannel.class)
+            .bossEventLoopGroup(eventLoop)
+            .workerEventLoopGroup(eventLoop)
+            .addService(this)
+            .build()
+            .start();
+    endpoint = "unix://" + socket;
+  }
+
+  @Override
+  public void version(VersionRequest request, StreamObserver<VersionResponse> response) {
+    if (versionHangs) {
+      return; // never answers: the client's deadline must end the call
+    }
+    response.onNext(VersionResponse.newBuilder().setRuntimeName("fake").setVersion("0.1.0").build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void listPodSandbox(ListPodSandboxRequest request, StreamObserver<ListPodSandboxResponse> response) {
+    String id = request.getFilter().getId();
+    response.onNext(
+        ListPodSandboxResponse.newBuilder()
+            .addAllItems(pods.stream().filter(p -> id.isEmpty() || p.getId().equals(id)).toList())
+            .build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void listContainers(ListContainersRequest request, StreamObserver<ListContainersResponse> response) {
+    var filter = request.getFilter();
+    response.onNext(
+        ListContainersResponse.newBuilder()
+            .addAllContainers(
+                containers.stream()
+                    .filter(c -> filter.getPodSandboxId().isEmpty() || c.getPodSandboxId().equals(filter.getPodSandboxId()))
+                    .filter(c -> !filter.hasState() || c.getState() == filter.getState().getState())
+                    .toList())
+            .build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void containerStatus(ContainerStatusRequest request, StreamObserver<ContainerStatusResponse> response) {
+    calls.add("ContainerStatus " + request.getContainerId());
+    Container c = containers.stream().filter(x -> x.getId().equals(request.getContainerId())).findFirst().orElse(null);
+    if (c == null) {
+      response.onError(Status.NOT_FOUND.withDescription("container " + request.getContainerId()).asRuntimeException());
+      return;
+    }
+    response.onNext(
+        ContainerStatusResponse.newBuilder()
+            .setStatus(
+                ContainerStatus.newBuilder()
+                    .setId(c.getId())
+                    .setState(c.getState())
+                    .setLogPath(logPaths.getOrDefault(c.getId(), "")))
+            .putInfo("info", "{\"pid\": 42}")
+            .build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void stopContainer(StopContainerRequest request, StreamObserver<StopContainerResponse> response) {
+    calls.add("StopContainer " + request.getContainerId() + " timeout=" + request.getTimeout());
+    response.onNext(StopContainerResponse.getDefaultInstance());
+    response.onCompleted();
+  }
+
+  @Override
+  public void removeContainer(RemoveContainerRequest request, StreamObserver<RemoveContainerResponse> response) {
+    calls.add("RemoveContainer " + request.getContainerId());
+    if (removeFailure != null) {
+      response.onError(removeFailure.asRuntimeException());
+      return;
+    }
+    response.onNext(RemoveContainerResponse.getDefaultInstance());
+    response.onCompleted();
+  }
+
+  @Override
+  public void runPodSandbox(RunPodSandboxRequest request, StreamObserver<RunPodSandboxResponse> response) {
+    calls.add("RunPodSandbox " + request.getConfig().getMetadata().getName() + " handler=" + request.getRuntimeHandler());
+    response.onNext(RunPodSandboxResponse.newBuilder().setPodSandboxId("new-pod-id").build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void execSync(ExecSyncRequest request, StreamObserver<ExecSyncResponse> response) {
+    calls.add("ExecSync " + request.getContainerId() + " " + request.getCmdList());
+    response.onNext(
+        ExecSyncResponse.newBuilder()
+            .setStdout(ByteString.copyFrom("out:" + String.join(" ", request.getCmdList()) + "\n", StandardCharsets.UTF_8))
+            .setStderr(ByteString.copyFrom("err\n", StandardCharsets.UTF_8))
+            .setExitCode(7)
+            .build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+    eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+  }
+}
