@@ -2,7 +2,6 @@ package io.crigate.core;
 
 import io.crigate.spi.Backend;
 import io.crigate.spi.CrigateException;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -93,10 +92,11 @@ final class BackendRoutes {
    * creates: the binding onto that backend and handler, else any binding onto that backend.
    */
   String kubeletHandler(String backendName, String backendHandler) {
-    List<Route> ontoBackend = new ArrayList<>(byHandler.values().stream()
-        .filter(route -> route.backend().name().equals(backendName)).toList());
-    ontoBackend.sort(Comparator.comparing(route -> !route.binding().backendHandler().equals(backendHandler)));
-    return ontoBackend.isEmpty() ? HandlerBinding.DEFAULT_HANDLER : HandlerBinding.normalize(ontoBackend.getFirst().binding().handler());
+    return byHandler.values().stream()
+        .filter(route -> route.backend().name().equals(backendName))
+        .min(Comparator.comparing(route -> !route.binding().backendHandler().equals(backendHandler)))
+        .map(route -> HandlerBinding.normalize(route.binding().handler()))
+        .orElse(HandlerBinding.DEFAULT_HANDLER);
   }
 
   private String knownHandlers() {
