@@ -22,6 +22,9 @@ public final class NodeImageLayersCodec {
    */
   public static final int DEFAULT_MAX_SPEC_BYTES = 1_400_000;
 
+  /** Field names, the update time and braces of a spec, without its entries. */
+  static final int SPEC_FRAME_BYTES = 128;
+
   /** JSON punctuation around one {@code "digest":size,} entry. */
   private static final int LAYER_ENTRY_OVERHEAD = 4;
 
@@ -39,7 +42,7 @@ public final class NodeImageLayersCodec {
     largestFirst.sort(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder())
         .thenComparing(Map.Entry.comparingByKey()));
     var layers = new TreeMap<String, Long>();
-    long used = 0;
+    long used = SPEC_FRAME_BYTES;
     for (var layer : largestFirst) {
       long cost = entryBytes(layer.getKey(), layer.getValue(), inventory.pulling().contains(layer.getKey()));
       if (used + cost > maxSpecBytes) {
