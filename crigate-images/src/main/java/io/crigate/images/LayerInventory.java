@@ -49,7 +49,8 @@ public final class LayerInventory implements AutoCloseable {
    * @param images this node's images, e.g. {@link #listImagesOf(ImageBackend)} or core's merged view
    * @param debounce how long a change waits for others before one rebuild
    * @param resync how often to rebuild without a known change
-   * @param sink receives every changed inventory, on the inventory thread
+   * @param sink receives the inventory after every rebuild, on the inventory thread; its update
+   *     time moves only when the content changed, and the sink skips what it already has
    */
   public LayerInventory(String node, Supplier<ListImagesResponse> images, ImageLayerResolver resolver, Clock clock,
       Duration debounce, Duration resync, Consumer<NodeLayerInventory> sink) {
@@ -94,8 +95,9 @@ public final class LayerInventory implements AutoCloseable {
       NodeLayerInventory next = build();
       if (!next.layers().equals(current.layers()) || !next.pulling().equals(current.pulling())) {
         current = next;
-        sink.accept(next);
       }
+      // handed over even when unchanged: a sink whose last write failed gets its retry here
+      sink.accept(current);
     } catch (RuntimeException e) {
       // an unreachable runtime or API server: keep the last inventory, the next trigger or resync retries
       LOG.warn("layer inventory of node {} not rebuilt: {}", node, e.getMessage());

@@ -124,6 +124,18 @@ class InventoryPublicationTest {
   }
 
   @Test
+  void anObjectDeletedBehindOurBackIsRecreatedWithTheNextChange() {
+    await().atMost(Duration.ofSeconds(20)).until(() -> published() != null);
+    client.resources(NodeImageLayers.class).withName(NODE).delete();
+    await().atMost(Duration.ofSeconds(20)).until(() -> published() == null);
+
+    inventory.pullStarted(imageB);
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> published() != null);
+    assertThat(published().getSpec().pulling()).containsExactly(b.layers().getLast().digest());
+  }
+
+  @Test
   void removingDeletesTheObject() {
     await().atMost(Duration.ofSeconds(20)).until(() -> published() != null);
 
