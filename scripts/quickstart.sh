@@ -27,6 +27,8 @@ socket=$CRIGATE_INFRA_DIR/crigate.sock
 state=$CRIGATE_INFRA_DIR/crigate-state
 mkdir -p "$state"
 ctl() { bin/crigate ctl --runtime-endpoint "unix://$socket" "$@"; }
+# Restarted every run, so the crigate serving is the one just built.
+infra_stop crigate
 infra_start crigate bin/crigate serve \
   --socket "$socket" \
   --state-dir "$state" \
@@ -37,7 +39,7 @@ ctl version
 
 step "Running a demo pod and container through crigate"
 demo=$CRIGATE_INFRA_DIR/quickstart
-mkdir -p "$demo/logs"
+mkdir -p "$demo"
 cat > "$demo/pod.json" <<JSON
 {
   "metadata": {"name": "crigate-demo", "namespace": "default", "uid": "crigate-demo-uid", "attempt": 0},
@@ -55,6 +57,8 @@ JSON
 # A pod left by an earlier run has the same name and uid: remove it so this run starts clean.
 previous=$(ctl pods --name '^crigate-demo$' -q)
 [ -z "$previous" ] || ctl rmp -f $previous
+rm -rf "$demo/logs"
+mkdir -p "$demo/logs"
 pod=$(ctl runp "$demo/pod.json")
 container=$(ctl create --with-pull "$pod" "$demo/container.json" "$demo/pod.json")
 ctl start "$container"
@@ -65,7 +69,9 @@ step "Pods and containers"
 ctl pods
 ctl ps
 step "Container status"
-ctl inspect "$container" | head -n 20
+ctl inspect "$container" > "$demo/inspect.json"
+sed -n 1,25p "$demo/inspect.json"
+echo "(full status: $demo/inspect.json)"
 step "Container logs"
 ctl logs "$container"
 
