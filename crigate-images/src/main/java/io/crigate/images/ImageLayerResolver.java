@@ -24,13 +24,15 @@ import org.slf4j.LoggerFactory;
  */
 public final class ImageLayerResolver {
 
+  private record Known(ImageLayers layers, Map<String, String> annotations) {}
+
   static final Duration RETRY_AFTER = Duration.ofMinutes(1);
   private static final Duration LOG_INTERVAL = Duration.ofMinutes(1);
 
   private final Function<ImageRef, ImageLayers> registry;
   private final Executor executor;
   private final Clock clock;
-  private final BoundedCache<String, ImageLayers> resolved;
+  private final BoundedCache<String, Known> resolved;
   private final Map<String, Instant> failedUntil = new ConcurrentHashMap<>();
   private final Map<String, CompletableFuture<Optional<ImageLayers>>> inFlight = new ConcurrentHashMap<>();
   private final RateLimitedLog log;
@@ -53,19 +55,28 @@ public final class ImageLayerResolver {
 
   /** The image's layers if already known; otherwise starts a lookup and answers empty. */
   public Optional<ImageLayers> cached(Image image) {
-    Optional<ImageRef> ref = pinnedReference(image);
-    if (ref.isEmpty()) {
-      return Optional.empty();
-    }
-    ImageLayers known = resolved.get(ref.get().digest());
-    if (known == null) {
-      try {
-        resolve(ref.get());
-      } catch (RuntimeException rejected) {
-        // the executor is shutting down or saturated: the next call tries again
+    return known(image).map(Known::layers);
+  }
+
+  /** {@link #cached} as ready-made {@code imageLayer.} annotations, computed once per digest. */
+  Optional<Map<String, String>> annotations(Image image) {
+    return known(image).map(Known::annotations);
+  }
+
+  /** The hot path: a substring and a map lookup per repo digest; parsing waits for a miss. */
+  private Optional<Known> known(Image image) {
+    for (String repoDigest : image.getRepoDigestsList()) {
+      Known known = resolved.get(repoDigest.substring(repoDigest.lastIndexOf('@') + 1));
+      if (known != null) {
+        return Optional.of(known);
       }
     }
-    return Optional.ofNullable(known);
+    try {
+      pinnedReference(image).ifPresent(this::resolve);
+    } catch (RuntimeException rejected) {
+      // the executor is shutting down or saturated: the next call tries again
+    }
+    return Optional.empty();
   }
 
   /** Completes with the image's layers, or empty when it has no repo digest or the lookup failed. */
@@ -96,9 +107,9 @@ public final class ImageLayerResolver {
 
   private CompletableFuture<Optional<ImageLayers>> resolve(ImageRef ref) {
     String key = ref.digest();
-    ImageLayers known = resolved.get(key);
+    Known known = resolved.get(key);
     if (known != null) {
-      return CompletableFuture.completedFuture(Optional.of(known));
+      return CompletableFuture.completedFuture(Optional.of(known.layers()));
     }
     if (waitingToRetry(key)) {
       return CompletableFuture.completedFuture(Optional.empty());
@@ -114,7 +125,7 @@ public final class ImageLayerResolver {
     try {
       ImageLayers layers = registry.apply(ref);
       if (ref.digest() != null) {
-        resolved.put(key, layers);
+        resolved.put(key, new Known(layers, LayerAnnotations.of(layers)));
       }
       failedUntil.remove(key);
       return Optional.of(layers);

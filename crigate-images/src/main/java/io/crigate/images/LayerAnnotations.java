@@ -18,14 +18,24 @@ public final class LayerAnnotations {
 
   /** The image with one annotation per layer added; annotations it already has win. */
   public static Image annotate(Image image, ImageLayers layers) {
+    return annotate(image, of(layers));
+  }
+
+  static Image annotate(Image image, Map<String, String> annotations) {
     var spec = image.getSpec().toBuilder();
-    for (Layer layer : layers.layers()) {
-      String key = PREFIX + layer.digest();
+    annotations.forEach((key, value) -> {
       if (!spec.containsAnnotations(key)) {
-        spec.putAnnotations(key, Long.toString(layer.size()));
+        spec.putAnnotations(key, value);
       }
-    }
+    });
     return image.toBuilder().setSpec(spec).build();
+  }
+
+  /** One annotation per layer, e.g. {@code imageLayer.sha256:0c6b…} = {@code 54917164}. */
+  public static Map<String, String> of(ImageLayers layers) {
+    var annotations = new java.util.LinkedHashMap<String, String>();
+    layers.layers().forEach(layer -> annotations.put(PREFIX + layer.digest(), Long.toString(layer.size())));
+    return java.util.Collections.unmodifiableMap(annotations);
   }
 
   /** Layers named by annotations in that form; entries that do not parse are skipped. */

@@ -30,6 +30,6 @@ public final class ListImagesAnnotator implements UnaryOperator<ListImagesRespon
     if (LayerAnnotations.present(image)) {
       return image; // the runtime annotated it itself
     }
-    return resolver.cached(image).map(layers -> LayerAnnotations.annotate(image, layers)).orElse(image);
+    return resolver.annotations(image).map(annotations -> LayerAnnotations.annotate(image, annotations)).orElse(image);
   }
 }
