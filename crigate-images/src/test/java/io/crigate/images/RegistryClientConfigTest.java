@@ -1,0 +1,72 @@
+package io.crigate.images;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.crigate.spi.CrigateException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class RegistryClientConfigTest {
+
+  private final ObjectMapper json = new ObjectMapper();
+
+  @Test
+  void readsEveryKeyAndAPasswordFile(@TempDir Path dir) throws Exception {
+    Path secret = dir.resolve("pw");
+    Files.writeString(secret, "from-file\n");
+    var settings = json.readTree("""
+        {"platform":"linux/arm64/v8","insecure":["reg.lan:5000"],"tagTtlSeconds":30,"cachedImages":10,"timeoutSeconds":3,
+         "credentials":{"ghcr.io":{"username":"u1","password":"inline"},"quay.io":{"username":"u2","passwordFile":"%s"}}}"""
+        .formatted(secret));
+
+    RegistryClientConfig config = RegistryClientConfig.fromSettings(settings);
+
+    assertThat(config.platform()).isEqualTo(new Platform("linux", "arm64", "v8"));
+    assertThat(config.insecureRegistries()).isEqualTo(Set.of("reg.lan:5000"));
+    assertThat(config.tagTtl()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(config.cachedImages()).isEqualTo(10);
+    assertThat(config.timeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(config.credentials().get("ghcr.io")).isEqualTo(new RegistryCredentials("u1", "inline"));
+    assertThat(config.credentials().get("quay.io")).isEqualTo(new RegistryCredentials("u2", "from-file"));
+    assertThat(config.toString()).doesNotContain("inline").doesNotContain("from-file");
+  }
+
+  @Test
+  void anAbsentSectionMeansDefaults() {
+    assertThat(RegistryClientConfig.fromSettings(json.missingNode())).isEqualTo(RegistryClientConfig.defaults());
+  }
+
+  record Case(String name, String settings, String message) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static Stream<Case> invalid() {
+    return Stream.of(
+        new Case("platform without arch", "{\"platform\":\"linux\"}", "os/arch"),
+        new Case("zero ttl", "{\"tagTtlSeconds\":0}", "tagTtlSeconds"),
+        new Case("login without user", "{\"credentials\":{\"r.io\":{\"password\":\"hunter2\"}}}", "r.io: username missing"),
+        new Case("login without password", "{\"credentials\":{\"r.io\":{\"username\":\"u\"}}}", "password or passwordFile"),
+        new Case("unreadable password file", "{\"credentials\":{\"r.io\":{\"username\":\"u\",\"passwordFile\":\"/nonexistent/pw\"}}}", "unreadable"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("invalid")
+  void badSettingsNameTheKeyButNoSecret(Case c) throws Exception {
+    assertThatThrownBy(() -> RegistryClientConfig.fromSettings(json.readTree(c.settings())))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining(c.message())
+        .satisfies(e -> assertThat(e.getMessage()).doesNotContain("hunter2"));
+  }
+}
