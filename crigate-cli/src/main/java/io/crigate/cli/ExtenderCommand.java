@@ -4,6 +4,7 @@ import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
 import io.crigate.scheduler.extender.ExtenderServer;
 import io.crigate.scheduler.extender.InventoryInformer;
+import io.crigate.scheduler.extender.LayerIndex;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.util.List;
@@ -43,8 +44,9 @@ final class ExtenderCommand implements Callable<Integer> {
     }
     RegistryClient registry = new RegistryClient(config);
     // in a pod: the service account; elsewhere: KUBECONFIG or ~/.kube/config
+    LayerIndex inventories = new LayerIndex();
     try (KubernetesClient client = new KubernetesClientBuilder().build();
-        InventoryInformer inventories = new InventoryInformer(client);
+        InventoryInformer informer = new InventoryInformer(client, inventories);
         ExtenderServer server = new ExtenderServer(host, port, urlPrefix, filter, inventories, registry::layers)) {
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));

@@ -29,15 +29,29 @@ public final class LayerLocality {
   private LayerLocality() {}
 
   public static long score(PodLayers pod, NodeLayers node, LayerSpread spread) {
+    return score(pod, held(pod, node), spread);
+  }
+
+  /** @param held aligned with the pod's layers: whether the node holds each */
+  public static long score(PodLayers pod, boolean[] held, LayerSpread spread) {
     List<Layer> layers = pod.layers();
     double heldBytes = 0;
     for (int i = 0; i < layers.size(); i++) {
-      Layer layer = layers.get(i);
-      if (node.holds(layer.digest())) {
-        heldBytes += spreadBytes(layer.size(), spread.nodesWithLayer()[i], spread.totalNodes());
+      if (held[i]) {
+        heldBytes += spreadBytes(layers.get(i).size(), spread.nodesWithLayer()[i], spread.totalNodes());
       }
     }
     return calculatePriority(heldBytes, pod.totalBytes());
+  }
+
+  /** Which of the pod's layers the node holds; one lookup per layer, reusable for spread and score. */
+  public static boolean[] held(PodLayers pod, NodeLayers node) {
+    List<Layer> layers = pod.layers();
+    boolean[] held = new boolean[layers.size()];
+    for (int i = 0; i < held.length; i++) {
+      held[i] = node.holds(layers.get(i).digest());
+    }
+    return held;
   }
 
   /** A held layer's bytes, scaled by the fraction of nodes that hold it. */

@@ -1,8 +1,6 @@
 package io.crigate.scheduler;
 
-import io.crigate.images.Layer;
 import java.util.Collection;
-import java.util.List;
 
 /**
  * For each of one pod's layers, on how many of the cluster's nodes it is held. Computed once per
@@ -13,15 +11,19 @@ import java.util.List;
 public record LayerSpread(int[] nodesWithLayer, int totalNodes) {
 
   public static LayerSpread of(PodLayers pod, Collection<? extends NodeLayers> cluster) {
-    List<Layer> layers = pod.layers();
-    int[] counts = new int[layers.size()];
-    for (NodeLayers node : cluster) {
+    return of(pod.layers().size(), cluster.stream().map(node -> LayerLocality.held(pod, node)).toList());
+  }
+
+  /** From each node's {@link LayerLocality#held} answers, computed once and reused for the scores. */
+  public static LayerSpread of(int podLayers, Collection<boolean[]> heldByNode) {
+    int[] counts = new int[podLayers];
+    for (boolean[] held : heldByNode) {
       for (int i = 0; i < counts.length; i++) {
-        if (node.holds(layers.get(i).digest())) {
+        if (held[i]) {
           counts[i]++;
         }
       }
     }
-    return new LayerSpread(counts, cluster.size());
+    return new LayerSpread(counts, heldByNode.size());
   }
 }

@@ -1,14 +1,16 @@
 package io.crigate.scheduler.extender;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.spi.CrigateException.InvalidArgument;
 import io.fabric8.kubernetes.api.model.Pod;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -92,9 +94,21 @@ final class ExtenderJson {
 
   /** {@code [{"Host": name, "Score": n}, ...]} */
   byte[] priorities(List<HostPriority> priorities) {
-    ArrayNode out = mapper.createArrayNode();
-    priorities.forEach(p -> out.addObject().put("Host", p.host()).put("Score", p.score()));
-    return write(out);
+    // streamed: thousands of entries, no tree needed
+    var out = new ByteArrayOutputStream(priorities.size() * 32);
+    try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
+      json.writeStartArray();
+      for (HostPriority p : priorities) {
+        json.writeStartObject();
+        json.writeStringField("Host", p.host());
+        json.writeNumberField("Score", p.score());
+        json.writeEndObject();
+      }
+      json.writeEndArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    return out.toByteArray();
   }
 
   /** {@code {"Nodes"|"NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error"}} */

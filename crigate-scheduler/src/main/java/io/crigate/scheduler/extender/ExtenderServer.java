@@ -31,7 +31,7 @@ public final class ExtenderServer implements AutoCloseable {
    * @param port 0 for any free port
    * @param filter whether to serve the {@code filter} verb (off: it answers 404)
    */
-  public ExtenderServer(String host, int port, String urlPrefix, boolean filter, InventorySource inventories,
+  public ExtenderServer(String host, int port, String urlPrefix, boolean filter, LayerIndex inventories,
       Function<String, ImageLayers> registry) {
     this.extender = new LayerExtender(inventories, registry);
     String prefix = urlPrefix.endsWith("/") ? urlPrefix.substring(0, urlPrefix.length() - 1) : urlPrefix;

@@ -1,13 +1,9 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.images.ImageLayers;
-import io.crigate.images.NodeLayerInventory;
 import io.crigate.scheduler.LayerLocality;
-import io.crigate.scheduler.LayerSpread;
-import io.crigate.scheduler.NodeLayers;
 import io.crigate.scheduler.PodLayers;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -30,38 +26,33 @@ import org.slf4j.LoggerFactory;
 final class LayerExtender {
 
   private static final Logger LOG = LoggerFactory.getLogger(LayerExtender.class);
-  private static final NodeLayers NOTHING = digest -> false;
 
-  private final InventorySource inventories;
+  private final LayerIndex index;
   private final Function<String, ImageLayers> registry;
 
   /** @param registry looks an image reference up, e.g. {@code RegistryClient::layers} (caches) */
-  LayerExtender(InventorySource inventories, Function<String, ImageLayers> registry) {
-    this.inventories = inventories;
+  LayerExtender(LayerIndex index, Function<String, ImageLayers> registry) {
+    this.index = index;
     this.registry = registry;
   }
 
   List<HostPriority> prioritize(ExtenderArgs args) {
     PodLayers pod = PodLayers.of(resolve(args));
-    Map<String, NodeLayerInventory> cluster = inventories.inventories();
-    Collection<NodeLayers> held = new ArrayList<>(cluster.size());
-    cluster.values().forEach(inventory -> held.add(inventory.layers()::containsKey));
-    LayerSpread spread = LayerSpread.of(pod, held);
-    List<HostPriority> priorities = new ArrayList<>(args.nodes().names().size());
-    for (String node : args.nodes().names()) {
-      NodeLayerInventory inventory = cluster.get(node);
-      NodeLayers layers = inventory == null ? NOTHING : inventory.layers()::containsKey;
-      priorities.add(new HostPriority(node, LayerLocality.score(pod, layers, spread)));
+    List<String> candidates = args.nodes().names();
+    LayerIndex.Lookup lookup = index.lookup(pod, candidates);
+    List<HostPriority> priorities = new ArrayList<>(candidates.size());
+    for (int i = 0; i < candidates.size(); i++) {
+      priorities.add(new HostPriority(candidates.get(i),
+          LayerLocality.score(pod, lookup.heldByCandidate().get(i), lookup.spread())));
     }
     return priorities;
   }
 
   FilterResult filter(ExtenderArgs args) {
-    Map<String, NodeLayerInventory> cluster = inventories.inventories();
     Set<String> kept = new HashSet<>();
     Map<String, String> failed = new LinkedHashMap<>();
     for (String node : args.nodes().names()) {
-      if (cluster.containsKey(node)) {
+      if (index.publishes(node)) {
         kept.add(node);
       } else {
         failed.put(node, "node %s publishes no crigate layer inventory".formatted(node));

@@ -48,6 +48,7 @@ class ExtenderServerTest {
 
   final ObjectMapper mapper = new ObjectMapper();
   final HttpClient http = HttpClient.newHttpClient();
+  static final LayerIndex index = new LayerIndex();
   static InventoryInformer informer;
   static ExtenderServer server;
 
@@ -56,9 +57,9 @@ class ExtenderServerTest {
     publish("node-a", BASE, APP);
     publish("node-b", BASE);
     // node-c publishes nothing
-    informer = new InventoryInformer(client);
-    await().until(() -> informer.inventories().size() == 2);
-    server = new ExtenderServer("127.0.0.1", 0, "/crigate", true, informer, ref -> {
+    informer = new InventoryInformer(client, index);
+    await().until(() -> index.nodes() == 2);
+    server = new ExtenderServer("127.0.0.1", 0, "/crigate", true, index, ref -> {
       ImageLayers layers = REGISTRY.get(ref);
       if (layers == null) {
         throw new CrigateException.NotFound("image " + ref);
@@ -136,7 +137,7 @@ class ExtenderServerTest {
           .get(2).path("Score").asLong()).isEqualTo(9));
     } finally {
       client.resources(io.crigate.images.NodeImageLayers.class).withName("node-c").delete();
-      await().until(() -> informer.inventories().size() == 2);
+      await().until(() -> index.nodes() == 2);
     }
   }
 
@@ -181,8 +182,22 @@ class ExtenderServerTest {
     }
   }
 
+  @Test
+  void filterVerbIsOffUnlessAskedFor() throws Exception {
+    try (ExtenderServer prioritizeOnly = new ExtenderServer("127.0.0.1", 0, "/crigate", false, index, REGISTRY::get)) {
+      URI base = URI.create("http://127.0.0.1:" + prioritizeOnly.port() + "/crigate/");
+      String body = fixture("args-nodenames.json");
+      assertThat(send(base.resolve("filter"), body).statusCode()).isEqualTo(404);
+      assertThat(send(base.resolve("prioritize"), body).statusCode()).isEqualTo(200);
+    }
+  }
+
   private HttpResponse<String> post(String path, String body) throws IOException, InterruptedException {
-    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+    return send(URI.create("http://127.0.0.1:" + server.port() + path), body);
+  }
+
+  private HttpResponse<String> send(URI uri, String body) throws IOException, InterruptedException {
+    return http.send(HttpRequest.newBuilder(uri)
         .timeout(Duration.ofMinutes(2))
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
