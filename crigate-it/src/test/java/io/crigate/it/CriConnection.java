@@ -1,56 +1,34 @@
 package io.crigate.it;
 
 import io.crigate.api.cri.v1.*;
+import io.crigate.cli.ctl.CriClient;
 import io.grpc.Channel;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.NettyChannelBuilder;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.EpollDomainSocketChannel;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.unix.DomainSocketAddress;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
-/** A blocking CRI client over a unix socket, as a kubelet holds one: to crigate or to a containerd directly. */
+/**
+ * A blocking CRI client over a unix socket, as a kubelet holds one: to crigate or to a containerd
+ * directly. Every call gets {@link #DEFAULT_DEADLINE} unless the test asks for another.
+ */
 final class CriConnection implements AutoCloseable {
 
   /** Long enough for a pull from the local registry; short enough that a hang fails the test. */
   static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(60);
 
-  private final String endpoint;
-  private final EventLoopGroup eventLoop;
-  private final ManagedChannel channel;
+  private final CriClient client;
 
-  private CriConnection(String endpoint, EventLoopGroup eventLoop, ManagedChannel channel) {
-    this.endpoint = endpoint;
-    this.eventLoop = eventLoop;
-    this.channel = channel;
+  private CriConnection(CriClient client) {
+    this.client = client;
   }
 
   /** Connects lazily to {@code unix:///path}. */
   static CriConnection open(String endpoint) {
-    String path = endpoint.replaceFirst("^unix://", "");
-    EventLoopGroup eventLoop = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-    ManagedChannel channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(path))
-        .eventLoopGroup(eventLoop)
-        .channelType(EpollDomainSocketChannel.class)
-        .directExecutor()
-        .usePlaintext()
-        .overrideAuthority("localhost")
-        .maxInboundMessageSize(16 * 1024 * 1024)
-        .build();
-    return new CriConnection(endpoint, eventLoop, channel);
-  }
-
-  String endpoint() {
-    return endpoint;
+    return new CriConnection(CriClient.connect(endpoint));
   }
 
   /** For calls the generated stubs cannot make, such as sending bytes that are not a valid message. */
   Channel channel() {
-    return channel;
+    return runtime().getChannel();
   }
 
   RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime() {
@@ -58,11 +36,11 @@ final class CriConnection implements AutoCloseable {
   }
 
   RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime(Duration deadline) {
-    return RuntimeServiceGrpc.newBlockingStub(channel).withDeadlineAfter(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    return client.runtime(deadline);
   }
 
   ImageServiceGrpc.ImageServiceBlockingStub images() {
-    return ImageServiceGrpc.newBlockingStub(channel).withDeadlineAfter(DEFAULT_DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    return client.images(DEFAULT_DEADLINE);
   }
 
   PodSandboxState podState(String podId) {
@@ -90,12 +68,6 @@ final class CriConnection implements AutoCloseable {
 
   @Override
   public void close() {
-    channel.shutdownNow();
-    try {
-      channel.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-    eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    client.close();
   }
 }
