@@ -30,20 +30,26 @@ final class CreateCommand extends CriAction {
     ContainerConfig container =
         ConfigFile.read(containerConfig, ContainerConfig.newBuilder()).build();
     PodSandboxConfig sandbox = ConfigFile.read(podConfig, PodSandboxConfig.newBuilder()).build();
-    String podId = cri.podId(pod);
+    out().println(create(cri, cri.podId(pod), container, sandbox, withPull));
+    return 0;
+  }
+
+  static String create(
+      CriSession cri,
+      String podId,
+      ContainerConfig container,
+      PodSandboxConfig sandbox,
+      boolean withPull) {
     if (withPull) {
       ImagePull.pull(cri, container.getImage(), sandbox, null);
     }
-    String id =
-        cri.runtime()
-            .createContainer(
-                CreateContainerRequest.newBuilder()
-                    .setPodSandboxId(podId)
-                    .setConfig(container)
-                    .setSandboxConfig(sandbox)
-                    .build())
-            .getContainerId();
-    out().println(id);
-    return 0;
+    return cri.runtime()
+        .createContainer(
+            CreateContainerRequest.newBuilder()
+                .setPodSandboxId(podId)
+                .setConfig(container)
+                .setSandboxConfig(sandbox)
+                .build())
+        .getContainerId();
   }
 }

@@ -25,6 +25,7 @@ import picocli.CommandLine.Option;
       ImageFsInfoCommand.class,
       RunpCommand.class,
       CreateCommand.class,
+      RunCommand.class,
       StartCommand.class,
       StopCommand.class,
       StoppCommand.class,

@@ -19,15 +19,17 @@ final class RunpCommand extends CriAction {
   @Override
   int run(CriSession cri) {
     PodSandboxConfig config = ConfigFile.read(podConfig, PodSandboxConfig.newBuilder()).build();
-    String id =
-        cri.runtime()
-            .runPodSandbox(
-                RunPodSandboxRequest.newBuilder()
-                    .setConfig(config)
-                    .setRuntimeHandler(runtimeHandler)
-                    .build())
-            .getPodSandboxId();
-    out().println(id);
+    out().println(runPod(cri, config, runtimeHandler));
     return 0;
+  }
+
+  static String runPod(CriSession cri, PodSandboxConfig config, String runtimeHandler) {
+    return cri.runtime()
+        .runPodSandbox(
+            RunPodSandboxRequest.newBuilder()
+                .setConfig(config)
+                .setRuntimeHandler(runtimeHandler)
+                .build())
+        .getPodSandboxId();
   }
 }

@@ -15,9 +15,13 @@ final class StartCommand extends CriAction {
   int run(CriSession cri) {
     for (String prefix : containers) {
       String id = cri.containerId(prefix);
-      cri.runtime().startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+      start(cri, id);
       out().println(id);
     }
     return 0;
+  }
+
+  static void start(CriSession cri, String id) {
+    cri.runtime().startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
   }
 }

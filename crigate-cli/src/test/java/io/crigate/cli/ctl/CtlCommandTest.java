@@ -216,6 +216,40 @@ class CtlCommandTest {
   }
 
   @Test
+  void runCreatesAndStartsInTheNewPod() throws IOException {
+    Path pod = Files.writeString(dir.resolve("pod.json"), "{\"metadata\": {\"name\": \"p1\"}}");
+    Path container = Files.writeString(dir.resolve("c.yaml"), "metadata: {name: c1}\n");
+
+    Run run = ctl("run", container.toString(), pod.toString());
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).isEqualTo("new-container-id\n");
+    assertThat(cri.calls)
+        .containsExactly(
+            "RunPodSandbox p1 handler=",
+            "CreateContainer new-pod-id c1",
+            "StartContainer new-container-id");
+  }
+
+  @Test
+  void runRemovesThePodItMadeWhenCreateFails() throws IOException {
+    cri.createFailure = Status.INVALID_ARGUMENT.withDescription("image is required");
+    Path pod = Files.writeString(dir.resolve("pod.json"), "{\"metadata\": {\"name\": \"p1\"}}");
+    Path container = Files.writeString(dir.resolve("c.yaml"), "metadata: {name: c1}\n");
+
+    Run run = ctl("run", container.toString(), pod.toString());
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).isEqualTo("crigate ctl run: INVALID_ARGUMENT: image is required\n");
+    assertThat(cri.calls)
+        .containsExactly(
+            "RunPodSandbox p1 handler=",
+            "CreateContainer new-pod-id c1",
+            "StopPodSandbox new-pod-id",
+            "RemovePodSandbox new-pod-id");
+  }
+
+  @Test
   void missingArgumentIsAUsageError() {
     Run run = ctl("create", POD_ID);
 

@@ -2,6 +2,14 @@ package io.crigate.cli.ctl;
 
 import com.google.protobuf.ByteString;
 import io.crigate.api.cri.v1.Container;
+import io.crigate.api.cri.v1.CreateContainerRequest;
+import io.crigate.api.cri.v1.CreateContainerResponse;
+import io.crigate.api.cri.v1.RemovePodSandboxRequest;
+import io.crigate.api.cri.v1.RemovePodSandboxResponse;
+import io.crigate.api.cri.v1.StartContainerRequest;
+import io.crigate.api.cri.v1.StartContainerResponse;
+import io.crigate.api.cri.v1.StopPodSandboxRequest;
+import io.crigate.api.cri.v1.StopPodSandboxResponse;
 import io.crigate.api.cri.v1.ContainerStatus;
 import io.crigate.api.cri.v1.ContainerStatusRequest;
 import io.crigate.api.cri.v1.ContainerStatusResponse;
@@ -51,6 +59,7 @@ final class FakeCriServer extends RuntimeServiceImplBase implements AutoCloseabl
   final Map<String, String> logPaths = new ConcurrentHashMap<>();
   final List<String> calls = new CopyOnWriteArrayList<>();
   volatile Status removeFailure;
+  volatile Status createFailure;
   volatile boolean versionHangs;
 
   private final EventLoopGroup eventLoop =
@@ -145,6 +154,38 @@ final class FakeCriServer extends RuntimeServiceImplBase implements AutoCloseabl
   public void runPodSandbox(RunPodSandboxRequest request, StreamObserver<RunPodSandboxResponse> response) {
     calls.add("RunPodSandbox " + request.getConfig().getMetadata().getName() + " handler=" + request.getRuntimeHandler());
     response.onNext(RunPodSandboxResponse.newBuilder().setPodSandboxId("new-pod-id").build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void createContainer(CreateContainerRequest request, StreamObserver<CreateContainerResponse> response) {
+    calls.add("CreateContainer " + request.getPodSandboxId() + " " + request.getConfig().getMetadata().getName());
+    if (createFailure != null) {
+      response.onError(createFailure.asRuntimeException());
+      return;
+    }
+    response.onNext(CreateContainerResponse.newBuilder().setContainerId("new-container-id").build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void startContainer(StartContainerRequest request, StreamObserver<StartContainerResponse> response) {
+    calls.add("StartContainer " + request.getContainerId());
+    response.onNext(StartContainerResponse.getDefaultInstance());
+    response.onCompleted();
+  }
+
+  @Override
+  public void stopPodSandbox(StopPodSandboxRequest request, StreamObserver<StopPodSandboxResponse> response) {
+    calls.add("StopPodSandbox " + request.getPodSandboxId());
+    response.onNext(StopPodSandboxResponse.getDefaultInstance());
+    response.onCompleted();
+  }
+
+  @Override
+  public void removePodSandbox(RemovePodSandboxRequest request, StreamObserver<RemovePodSandboxResponse> response) {
+    calls.add("RemovePodSandbox " + request.getPodSandboxId());
+    response.onNext(RemovePodSandboxResponse.getDefaultInstance());
     response.onCompleted();
   }
 
