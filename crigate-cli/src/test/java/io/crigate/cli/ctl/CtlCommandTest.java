@@ -283,6 +283,23 @@ class CtlCommandTest {
   }
 
   @Test
+  void followingTheLogOfAnExitedContainerPrintsItAndReturns() throws IOException {
+    Path log =
+        Files.writeString(
+            dir.resolve("c.log"),
+            "2026-11-22T00:00:01.000000000Z stdout F only line\n"
+                + "2026-11-22T00:00:02.000000000Z stdout P unfinished");
+    cri.logPaths.put(EXITED, log.toString());
+
+    Run run = ctl("logs", "-f", "dea2");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).isEqualTo("only line\n");
+    // one status to find the log, one to learn the container no longer runs
+    assertThat(cri.calls).containsExactly("ContainerStatus " + EXITED, "ContainerStatus " + EXITED);
+  }
+
+  @Test
   void logsOfAContainerWithoutLogPathExplainWhy() {
     Run run = ctl("logs", "dea2");
 
