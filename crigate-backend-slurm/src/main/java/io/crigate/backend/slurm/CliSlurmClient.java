@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -22,9 +21,9 @@ final class CliSlurmClient implements SlurmClient {
       "Unable to contact slurm controller|Socket timed out|Connection refused|Zero Bytes were transmitted"
           + "|Communication connection failure|Unable to establish|not responding", Pattern.CASE_INSENSITIVE);
   private static final Pattern ALREADY_DONE = Pattern.compile("already completing or completed|Invalid job id");
-  private static final Pattern SCONTROL_FIELD = Pattern.compile(
-      "(?:^| )(JobId|JobName|JobState|Reason|ExitCode|StartTime|EndTime)=(\\S*)");
-  private static final String SQUEUE_FORMAT = "%i|%j|%T|%r|%S|%e";
+  /** "Field:|" prints each value unpadded and untruncated, followed by '|'. */
+  private static final String SQUEUE_FORMAT =
+      "JobID:|,Name:|,State:|,Reason:|,exit_code:|,StartTime:|,EndTime:|";
 
   private final CommandRunner runner;
   private final ZoneId clusterZone;
@@ -63,39 +62,29 @@ final class CliSlurmClient implements SlurmClient {
   @Override
   public List<JobState> queue() {
     CommandResult result = checked("squeue", runner.run(
-        List.of("squeue", "--me", "--noheader", "--states=all", "--format=" + SQUEUE_FORMAT), new byte[0]));
+        List.of("squeue", "--me", "--noheader", "--states=all", "--Format=" + SQUEUE_FORMAT), new byte[0]));
     List<JobState> jobs = new ArrayList<>();
     for (String line : result.out().split("\n")) {
       String[] f = line.split("\\|", -1);
-      if (f.length != 6 || !f[1].startsWith(NAME_PREFIX)) {
+      if (f.length != 8 || !f[1].startsWith(NAME_PREFIX)) {
         continue;
       }
-      jobs.add(new JobState(Long.parseLong(f[0].strip()), f[1], f[2], f[3], null, null,
-          SlurmTimes.parse(f[4], clusterZone), SlurmTimes.parse(f[5], clusterZone)));
+      JobState job = new JobState(Long.parseLong(f[0].strip()), f[1], f[2], f[3], null, null,
+          SlurmTimes.parse(f[5], clusterZone), SlurmTimes.parse(f[6], clusterZone));
+      if (job.terminal() && f[4].matches("\\d+")) {
+        // squeue prints the raw wait status: exit code in the high byte, signal in the low bits.
+        int raw = Integer.parseInt(f[4]);
+        job = new JobState(job.jobId(), job.name(), job.state(), job.reason(), (raw >> 8) & 0xff, raw & 0x7f,
+            job.start(), job.end());
+      }
+      jobs.add(job);
     }
     return jobs;
   }
 
   @Override
   public Map<Long, JobState> finals(Collection<Long> jobIds) {
-    Map<Long, JobState> found = new HashMap<>();
-    if (jobIds.isEmpty()) {
-      return found;
-    }
-    // One call lists every job slurmctld still remembers (MinJobAge), exit codes included.
-    CommandResult live = checked("scontrol", runner.run(List.of("scontrol", "--oneliner", "show", "job"), new byte[0]));
-    for (String line : live.out().split("\n")) {
-      JobState state = parseScontrol(line);
-      if (state != null && jobIds.contains(state.jobId()) && state.settled()) {
-        found.put(state.jobId(), state);
-      }
-    }
-    Set<Long> missing = new LinkedHashSet<>(jobIds);
-    missing.removeAll(found.keySet());
-    if (!missing.isEmpty()) {
-      found.putAll(fromAccounting(missing));
-    }
-    return found;
+    return jobIds.isEmpty() ? Map.of() : fromAccounting(new LinkedHashSet<>(jobIds));
   }
 
   /** Jobs slurmctld has already forgotten; accounting keeps them. Disabled accounting finds nothing. */
@@ -123,45 +112,41 @@ final class CliSlurmClient implements SlurmClient {
     return found;
   }
 
-  private JobState parseScontrol(String line) {
-    Map<String, String> fields = new HashMap<>();
-    Matcher m = SCONTROL_FIELD.matcher(line);
-    while (m.find()) {
-      fields.putIfAbsent(m.group(1), m.group(2));
+  @Override
+  public Map<String, Long> findByNames(Collection<String> names) {
+    Map<String, Long> found = new HashMap<>();
+    if (names.isEmpty()) {
+      return found;
     }
-    if (!fields.containsKey("JobId") || !fields.containsKey("JobState")) {
-      return null;
+    String list = String.join(",", names);
+    CommandResult queued = checked("squeue", runner.run(List.of("squeue", "--me", "--noheader", "--states=all",
+        "--name=" + list, "--Format=JobID:|,Name:|"), new byte[0]));
+    collect(queued.out(), found);
+    if (found.size() < names.size()) {
+      CommandResult accounted = runner.run(List.of("sacct", "--allocations", "--noheader", "--parsable2",
+          "--name=" + list, "--starttime=now-7days", "--format=JobIDRaw,JobName"), new byte[0]);
+      if (accounted.ok()) {
+        collect(accounted.out(), found);
+      }
     }
-    String[] exit = fields.getOrDefault("ExitCode", "0:0").split(":");
-    return new JobState(Long.parseLong(fields.get("JobId")), fields.getOrDefault("JobName", ""),
-        fields.get("JobState"), fields.getOrDefault("Reason", "None"), Integer.parseInt(exit[0]),
-        exit.length > 1 ? Integer.parseInt(exit[1]) : 0,
-        SlurmTimes.parse(fields.getOrDefault("StartTime", ""), clusterZone),
-        SlurmTimes.parse(fields.getOrDefault("EndTime", ""), clusterZone));
+    return found;
+  }
+
+  private static void collect(String output, Map<String, Long> found) {
+    for (String line : output.split("\n")) {
+      String[] f = line.split("\\|", -1);
+      if (f.length >= 2 && f[0].strip().matches("\\d+")) {
+        found.putIfAbsent(f[1].strip(), Long.parseLong(f[0].strip()));
+      }
+    }
   }
 
   @Override
-  public Optional<Long> findByName(String name) {
-    CommandResult queued = checked("squeue", runner.run(
-        List.of("squeue", "--me", "--noheader", "--states=all", "--name=" + name, "--format=%i"), new byte[0]));
-    Optional<Long> live = firstId(queued.out());
-    if (live.isPresent()) {
-      return live;
-    }
-    CommandResult accounted = runner.run(List.of("sacct", "--allocations", "--noheader", "--parsable2",
-        "--name=" + name, "--starttime=now-7days", "--format=JobIDRaw"), new byte[0]);
-    return accounted.ok() ? firstId(accounted.out()) : Optional.empty();
-  }
-
-  private static Optional<Long> firstId(String output) {
-    return output.lines().map(String::strip).filter(s -> s.matches("\\d+")).map(Long::parseLong).findFirst();
-  }
-
-  @Override
-  public void cancel(long jobId, String signal) {
-    List<String> argv = signal.isEmpty()
-        ? List.of("scancel", Long.toString(jobId))
-        : List.of("scancel", "--full", "--signal=" + signal, Long.toString(jobId));
+  public void cancel(List<Long> jobIds, String signal) {
+    List<String> argv = new ArrayList<>(signal.isEmpty()
+        ? List.of("scancel")
+        : List.of("scancel", "--full", "--signal=" + signal));
+    jobIds.forEach(id -> argv.add(Long.toString(id)));
     CommandResult result = runner.run(argv, new byte[0]);
     if (!result.ok() && !ALREADY_DONE.matcher(result.err()).find()) {
       throw unavailable("scancel", result);

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the state of every tracked job from ONE squeue call per interval, however many jobs there
- * are; jobs that left the queue or ended get their exit codes from one batched finals lookup.
+ * are (squeue reports exit codes of ended jobs too); only jobs slurmctld has already forgotten
+ * cost one more, batched, accounting lookup.
  * ContainerStatus and ListContainers read only this cache. When slurmctld cannot be reached the
  * interval backs off (doubling, bounded) and readers get Unavailable until a poll succeeds again.
  */
@@ -89,7 +90,7 @@ final class JobPoller implements AutoCloseable {
     Set<Long> needFinals = ConcurrentHashMap.newKeySet();
     for (long id : tracked) {
       JobState seen = queued.get(id);
-      if (seen == null || seen.terminal()) {
+      if (seen == null || seen.terminal() && !seen.settled()) {
         needFinals.add(id);
       }
     }

@@ -126,14 +126,18 @@ final class RestSlurmClient implements SlurmClient {
   }
 
   @Override
-  public Optional<Long> findByName(String name) {
-    return jobs().stream().filter(job -> job.name().equals(name)).map(JobState::jobId).findFirst();
+  public Map<String, Long> findByNames(Collection<String> names) {
+    Map<String, Long> found = new HashMap<>();
+    jobs().stream().filter(job -> names.contains(job.name())).forEach(job -> found.putIfAbsent(job.name(), job.jobId()));
+    return found;
   }
 
   @Override
-  public void cancel(long jobId, String signal) {
+  public void cancel(List<Long> jobIds, String signal) {
     String query = signal.isEmpty() ? "" : "?signal=" + signal;
-    call("DELETE", "/slurm/%s/job/%d%s".formatted(settings.version(), jobId, query), null, false);
+    for (long jobId : jobIds) {
+      call("DELETE", "/slurm/%s/job/%d%s".formatted(settings.version(), jobId, query), null, false);
+    }
   }
 
   @Override

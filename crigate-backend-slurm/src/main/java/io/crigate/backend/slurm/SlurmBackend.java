@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -42,6 +43,12 @@ final class SlurmBackend implements Backend {
   private final Map<Long, String> containerByJob = new ConcurrentHashMap<>();
   private final Map<String, LogPump> pumps = new ConcurrentHashMap<>();
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  /**
+   * Containers without a stored job id that may nevertheless have one: after a restart every
+   * unstarted container is one (the crash may have hit between sbatch and storing the id), so no
+   * write is needed before sbatch. Cleared by looking the job up by name.
+   */
+  private final Set<String> unreconciled = ConcurrentHashMap.newKeySet();
 
   /** Runs between sbatch and storing the job id; tests use it to simulate a crash right there. */
   volatile Runnable afterSubmit = () -> {};
@@ -60,6 +67,27 @@ final class SlurmBackend implements Backend {
     containers.putAll(records.containers());
     containers.values().forEach(this::resume);
     poller.start();
+    if (!unreconciled.isEmpty()) {
+      Thread.ofVirtual().name("slurm-reconcile").start(this::reconcileAll);
+    }
+  }
+
+  /** One batched lookup by job name for every container a restart left without a job id. */
+  private void reconcileAll() {
+    List<String> ids = List.copyOf(unreconciled);
+    try {
+      Map<String, Long> jobs = client.findByNames(ids.stream().map(id -> SlurmClient.NAME_PREFIX + id).toList());
+      for (String id : ids) {
+        synchronized (lock(id)) {
+          Records.Container container = containers.get(id);
+          if (container != null && unreconciled.remove(id)) {
+            settleSubmission(container, jobs);
+          }
+        }
+      }
+    } catch (CrigateException.Unavailable e) {
+      LOG.warn("{} submissions not reconciled yet, each is retried on its next use: {}", ids.size(), e.getMessage());
+    }
   }
 
   /** After a restart: follow jobs still running, and settle submissions a crash interrupted. */
@@ -72,14 +100,8 @@ final class SlurmBackend implements Backend {
       if (!records.log(container.id()).done()) {
         startLog(container);
       }
-    } else if (container.submitting()) {
-      Thread.ofVirtual().start(() -> {
-        try {
-          reconcile(container.id());
-        } catch (CrigateException.Unavailable e) {
-          LOG.warn("container {}: submission not reconciled yet, retried on next use: {}", container.id(), e.getMessage());
-        }
-      });
+    } else {
+      unreconciled.add(container.id());
     }
   }
 
@@ -125,8 +147,12 @@ final class SlurmBackend implements Backend {
   @Override
   public StopPodSandboxResponse stopPodSandbox(StopPodSandboxRequest request) {
     String id = request.getPodSandboxId();
-    for (Records.Container container : containersOf(id)) {
-      stop(container.id(), 0);
+    // One scancel for all of the pod's jobs, then one wait: a pod of 200 jobs must not take 200 round trips.
+    List<Records.Container> live = containersOf(id).stream().map(c -> reconcile(c.id()))
+        .filter(c -> c.started() && c.finish() == null).map(c -> save(c.stopping())).toList();
+    if (!live.isEmpty()) {
+      client.cancel(live.stream().map(Records.Container::jobId).toList(), "");
+      live.forEach(this::awaitSettled);
     }
     Records.Sandbox sandbox = sandboxes.get(id);
     if (sandbox != null && sandbox.ready()) {
@@ -225,16 +251,15 @@ final class SlurmBackend implements Backend {
       JobSpec spec = new JobSpec(SlurmClient.NAME_PREFIX + id, id, dir.toString(),
           dir.resolve("stdout").toString(), dir.resolve("stderr").toString(),
           JobScript.render(plan, id, sandbox.id()), plan.options(), plan.submitEnv());
-      save(container.submitting(true));
       long jobId;
       try {
         jobId = client.submit(spec);
-      } catch (CrigateException.InvalidArgument e) {
-        save(container.submitting(false));
+      } catch (CrigateException.Unavailable e) {
+        // sbatch may have been accepted before the connection broke: the next attempt looks the
+        // job up by name before submitting again.
+        save(container.submitting(true));
         throw e;
       }
-      // An Unavailable above leaves 'submitting' set: sbatch may have been accepted before the
-      // connection broke, so the next attempt looks the job up by name before submitting again.
       afterSubmit.run();
       Records.Container started = save(container.submitted(jobId, nowNanos()));
       containerByJob.put(jobId, id);
@@ -251,20 +276,28 @@ final class SlurmBackend implements Backend {
   Records.Container reconcile(String id) {
     synchronized (lock(id)) {
       Records.Container container = container(id);
-      if (container.started() || !container.submitting()) {
+      if (container.started() || !container.submitting() && !unreconciled.contains(id)) {
         return container;
       }
-      Optional<Long> job = client.findByName(SlurmClient.NAME_PREFIX + id);
-      if (job.isEmpty()) {
-        return save(container.submitting(false));
-      }
-      LOG.info("container {}: adopted slurm job {} submitted before an interruption", id, job.get());
-      Records.Container adopted = save(container.submitted(job.get(), nowNanos()));
-      containerByJob.put(job.get(), id);
-      poller.track(job.get());
-      startLog(adopted);
-      return adopted;
+      Records.Container settled = settleSubmission(container,
+          client.findByNames(List.of(SlurmClient.NAME_PREFIX + id)));
+      unreconciled.remove(id);
+      return settled;
     }
+  }
+
+  /** Settles a possibly interrupted submission with what a lookup by job name found. */
+  private Records.Container settleSubmission(Records.Container container, Map<String, Long> jobsByName) {
+    Long job = jobsByName.get(SlurmClient.NAME_PREFIX + container.id());
+    if (job == null) {
+      return container.submitting() ? save(container.submitting(false)) : container;
+    }
+    LOG.info("container {}: adopted slurm job {} submitted before an interruption", container.id(), job);
+    Records.Container adopted = save(container.submitted(job, nowNanos()));
+    containerByJob.put(job, container.id());
+    poller.track(job);
+    startLog(adopted);
+    return adopted;
   }
 
   @Override
@@ -287,17 +320,21 @@ final class SlurmBackend implements Backend {
     long jobId = container.jobId();
     boolean queued = poller.state(jobId).map(job -> job.state().equals("PENDING")).orElse(false);
     if (timeoutSeconds <= 0 || queued) {
-      client.cancel(jobId, "");
+      client.cancel(List.of(jobId), "");
     } else {
-      client.cancel(jobId, "TERM");
+      client.cancel(List.of(jobId), "TERM");
       if (!awaitFinish(id, Duration.ofSeconds(timeoutSeconds))) {
-        client.cancel(jobId, "KILL");
-        client.cancel(jobId, "");
+        client.cancel(List.of(jobId), "KILL");
+        client.cancel(List.of(jobId), "");
       }
     }
-    if (!awaitFinish(id, STOP_SETTLE)) {
+    awaitSettled(container);
+  }
+
+  private void awaitSettled(Records.Container container) {
+    if (!awaitFinish(container.id(), STOP_SETTLE)) {
       throw new CrigateException.Unavailable("slurm job %d of container %s did not end within %s after scancel"
-          .formatted(jobId, id, STOP_SETTLE));
+          .formatted(container.jobId(), container.id(), STOP_SETTLE));
     }
   }
 
@@ -384,7 +421,8 @@ final class SlurmBackend implements Backend {
           .setMessage(finish.message()).build();
     }
     if (!container.started()) {
-      return status.setState(container.submitting() ? ContainerState.CONTAINER_RUNNING : ContainerState.CONTAINER_CREATED)
+      boolean maybeSubmitted = container.submitting() || unreconciled.contains(container.id());
+      return status.setState(maybeSubmitted ? ContainerState.CONTAINER_RUNNING : ContainerState.CONTAINER_CREATED)
           .build();
     }
     status.setState(JobOutcome.liveState()).setStartedAt(container.startedAt());

@@ -17,17 +17,20 @@ interface SlurmClient extends AutoCloseable {
 
   long submit(JobSpec job);
 
-  /** Every crigate job slurmctld still holds, in ONE request. Exit codes may be missing. */
+  /** Every crigate job slurmctld still holds, exit codes of ended ones included, in ONE request. */
   List<JobState> queue();
 
-  /** Final states of {@code jobIds} (exit codes filled), in a bounded number of requests. */
+  /**
+   * Final states of jobs slurmctld no longer lists (older than MinJobAge, e.g. after crigate was
+   * down), from accounting, in one request. Jobs accounting does not know yet are left out.
+   */
   Map<Long, JobState> finals(Collection<Long> jobIds);
 
-  /** The job named {@code name}, still queued or in accounting, if Slurm ever accepted it. */
-  Optional<Long> findByName(String name);
+  /** The jobs with these names, still queued or in accounting, for the names Slurm ever accepted. */
+  Map<String, Long> findByNames(Collection<String> names);
 
-  /** Sends {@code signal} to the job's processes, or cancels the job when signal is empty. */
-  void cancel(long jobId, String signal);
+  /** Sends {@code signal} to the jobs' processes, or cancels the jobs when signal is empty. */
+  void cancel(List<Long> jobIds, String signal);
 
   /** Runs argv inside the job's allocation (srun --overlap). */
   CommandResult exec(long jobId, List<String> argv);
