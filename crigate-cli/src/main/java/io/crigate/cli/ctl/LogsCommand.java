@@ -23,7 +23,7 @@ import picocli.CommandLine.Parameters;
     description = "Print a container's log (read from its CRI log file; stderr lines go to stderr).")
 final class LogsCommand extends CriAction {
 
-  /** How often {@code -f} looks for new output; the log file has no change notification over NFS. */
+  /** How often {@code -f} looks for new output; polling works on any filesystem the log lives on. */
   private static final Duration FOLLOW_POLL = Duration.ofMillis(200);
 
   @Parameters(index = "0", paramLabel = "CONTAINER-ID", description = "Container id or unique prefix.")
