@@ -19,6 +19,7 @@ step "Building crigate"
 
 step "Starting the registry, test images and containerd"
 bash scripts/infra/up.sh
+bash scripts/infra/slurm-up.sh
 . "${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}/env"
 . scripts/infra/lib.sh
 
@@ -29,10 +30,16 @@ mkdir -p "$state"
 ctl() { bin/crigate ctl --runtime-endpoint "unix://$socket" "$@"; }
 # Restarted every run, so the crigate serving is the one just built.
 infra_stop crigate
+# Handler "default" goes to containerd A, handler "slurm" runs containers as Slurm jobs.
+cat > "$state/crigate.yaml" <<YAML
+backends:
+  - {name: default, type: cri, handlers: [default], endpoint: "$CRIGATE_CONTAINERD_A"}
+  - {name: slurm, type: slurm, handlers: [slurm], workDir: "$CRIGATE_SLURM_WORKDIR", transport: local}
+YAML
 infra_start crigate bin/crigate serve \
   --socket "$socket" \
   --state-dir "$state" \
-  --remote-runtime-endpoints "default:$CRIGATE_CONTAINERD_A"
+  --config "$state/crigate.yaml"
 infra_wait 60 "crigate on unix://$socket" ctl version \
   || { tail -n 30 "$CRIGATE_INFRA_DIR/logs/crigate.log" >&2; infra_die "crigate did not serve"; }
 ctl version
@@ -74,6 +81,25 @@ sed -n 1,25p "$demo/inspect.json"
 echo "(full status: $demo/inspect.json)"
 step "Container logs"
 ctl logs "$container"
+
+step "A pod on the slurm handler: its container is a Slurm batch job"
+cat > "$demo/slurm-pod.json" <<JSON
+{"metadata": {"name": "crigate-slurm-demo", "namespace": "default", "uid": "crigate-slurm-demo-uid", "attempt": 0},
+ "log_directory": "$demo/slurm-logs"}
+JSON
+cat > "$demo/slurm-job.json" <<'JSON'
+{"metadata": {"name": "job"}, "image": {"image": "none"}, "log_path": "job.log",
+ "command": ["/bin/sh", "-c", "echo hello from slurm job $SLURM_JOB_ID; exit 3"]}
+JSON
+previous=$(ctl pods --name '^crigate-slurm-demo$' -q)
+[ -z "$previous" ] || ctl rmp -f $previous
+slurm_pod=$(ctl runp --runtime slurm "$demo/slurm-pod.json")
+job=$(ctl create "$slurm_pod" "$demo/slurm-job.json" "$demo/slurm-pod.json")
+ctl start "$job"
+infra_wait 60 "slurm job to end" bash -c "bin/crigate ctl --runtime-endpoint unix://$socket inspect $job | grep -q CONTAINER_EXITED" \
+  || infra_die "the slurm job did not end; see squeue and $CRIGATE_INFRA_DIR/slurm/log"
+ctl inspect "$job" | grep -E '"(state|exitCode|reason|message)"'
+ctl logs "$job"
 
 cat <<DONE
 
