@@ -10,7 +10,10 @@ import io.crigate.scheduler.sim.Simulation;
 import io.crigate.scheduler.sim.TraceCsv;
 import io.crigate.scheduler.sim.TraceGenerator;
 import io.crigate.scheduler.sim.TraceParameters;
+import io.crigate.spi.CrigateException;
+import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,7 +24,9 @@ import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code crigate simulate}: compares image scorers on one seeded or recorded pod trace. */
 @Command(
@@ -82,8 +87,21 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Do not draw progress bars")
   boolean noProgress;
 
+  @Spec
+  CommandSpec spec;
+
   @Override
-  public Integer call() throws Exception {
+  public Integer call() throws IOException {
+    try {
+      return simulate();
+    } catch (CrigateException.InvalidArgument | IllegalArgumentException | NoSuchFileException bad) {
+      spec.commandLine().getErr().println("crigate simulate: " + (bad instanceof NoSuchFileException
+          ? "no such file " + bad.getMessage() : bad.getMessage()));
+      return 2;
+    }
+  }
+
+  private int simulate() throws IOException {
     var shape = new NodeShape(NodeShape.DEFAULT.cpuMillis(), NodeShape.DEFAULT.memoryMib(),
         (long) (diskGb * 1e9), gcHigh, gcLow);
     var experiment = new Experiment(new Simulation(nodes, shape, bandwidthMbps * 1e6), apps, scorers);

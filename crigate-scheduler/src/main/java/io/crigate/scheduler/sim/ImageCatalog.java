@@ -2,6 +2,7 @@ package io.crigate.scheduler.sim;
 
 import io.crigate.images.ImageLayers;
 import io.crigate.images.Layer;
+import io.crigate.spi.CrigateException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +47,8 @@ public record ImageCatalog(List<ImageLayers> images) {
 
   public ImageLayers image(String reference) {
     return images.stream().filter(i -> i.reference().equals(reference)).findFirst()
-        .orElseThrow(() -> new IllegalArgumentException("image %s is not in the catalog".formatted(reference)));
+        .orElseThrow(() -> new CrigateException.InvalidArgument(
+            "image %s is not in the simulated catalog (app-000:1 .. app-%03d:1)".formatted(reference, images.size() - 1)));
   }
 
   /** The runtimes (as images of their own) followed by {@code apps} applications, all from the seed. */
