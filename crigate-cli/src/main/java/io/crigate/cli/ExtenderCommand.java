@@ -7,11 +7,14 @@ import io.crigate.scheduler.extender.InventoryInformer;
 import io.crigate.scheduler.extender.LayerIndex;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 /** {@code crigate extender}: the layer-aware kube-scheduler extender. */
 @Command(
@@ -36,6 +39,9 @@ final class ExtenderCommand implements Callable<Integer> {
   @Option(names = "--insecure-registry", description = "Registry (host[:port]) spoken to over plain HTTP; repeatable")
   List<String> insecureRegistries = List.of();
 
+  @Spec
+  CommandSpec spec;
+
   @Override
   public Integer call() throws InterruptedException {
     RegistryClientConfig config = RegistryClientConfig.defaults();
@@ -51,6 +57,11 @@ final class ExtenderCommand implements Callable<Integer> {
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
       stopped.await();
+    } catch (KubernetesClientException unreachable) {
+      Throwable cause = unreachable.getCause() != null ? unreachable.getCause() : unreachable;
+      spec.commandLine().getErr().println("crigate extender: cannot list NodeImageLayers from the Kubernetes API "
+          + "(in-cluster service account, or KUBECONFIG / ~/.kube/config): " + cause);
+      return 1;
     }
     return 0;
   }
