@@ -2,6 +2,8 @@
 # Installs the Debian packages crigate's infrastructure needs; does nothing when all are present.
 set -euo pipefail
 packages=(containerd runc docker-registry umoci skopeo busybox-static curl)
+# htpasswd, for the registry client's basic-auth test against a real registry
+packages+=(apache2-utils)
 # Slurm single node with accounting, slurmrestd and sshd (scripts/infra/slurm-up.sh)
 packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd mariadb-server openssh-server openssh-client)
 missing=()

@@ -6,6 +6,7 @@ import io.crigate.core.Gateway;
 import io.crigate.core.config.ConfigFlags;
 import io.crigate.core.config.ConfigLoader;
 import io.crigate.core.config.GatewayConfig;
+import io.crigate.images.LayerAwareImages;
 import io.crigate.spi.CrigateException;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
@@ -72,7 +73,7 @@ final class ServeCommand implements Callable<Integer> {
       gatewayConfig = ConfigLoader.load(new ConfigFlags(config, socket, stateDir, remoteRuntimeEndpoints, dump,
           dumpFile, dumpFormat, dumpRedactEnv, logLevel));
       applyLogLevel(gatewayConfig.logLevel());
-      gateway = Gateway.start(gatewayConfig, Backends.factories());
+      gateway = Gateway.start(gatewayConfig, Backends.factories(), LayerAwareImages.factory(gatewayConfig.images()));
     } catch (CrigateException.InvalidArgument e) {
       err.println("crigate serve: " + e.getMessage());
       return EXIT_BAD_CONFIG;

@@ -2,6 +2,7 @@ package io.crigate.core;
 
 import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
+import io.crigate.spi.ImageObserver;
 import io.grpc.BindableService;
 import java.time.Clock;
 import java.util.List;
@@ -16,20 +17,30 @@ public final class CriRouter {
 
   private final Reconciler reconciler;
   private final List<BindableService> services;
+  private final ImageObserver imageObserver;
 
-  private CriRouter(Reconciler reconciler, List<BindableService> services) {
+  private CriRouter(Reconciler reconciler, List<BindableService> services, ImageObserver imageObserver) {
     this.reconciler = reconciler;
     this.services = services;
+    this.imageObserver = imageObserver;
+  }
+
+  /** A router without image extensions. */
+  public static CriRouter create(Map<String, Backend> backendsByName, List<HandlerBinding> bindings, GatewayState state) {
+    return create(backendsByName, bindings, state, nodeImages -> ImageObserver.NONE);
   }
 
   /**
    * @param backendsByName every configured backend by its name
    * @param bindings handler bindings; exactly one must bind {@link HandlerBinding#DEFAULT_HANDLER}
    * @param state the ownership records, owned by the caller (closed after the server stops)
+   * @param imageObservers builds the observer of image traffic, given the node's merged image store;
+   *     the observer is owned by the caller, see {@link #imageObserver()}
    * @throws io.crigate.spi.CrigateException.InvalidArgument for a binding onto an unknown backend, a
    *     handler bound twice, or no default binding
    */
-  public static CriRouter create(Map<String, Backend> backendsByName, List<HandlerBinding> bindings, GatewayState state) {
+  public static CriRouter create(Map<String, Backend> backendsByName, List<HandlerBinding> bindings,
+      GatewayState state, ImageObserver.Factory imageObservers) {
     BackendRoutes routes = BackendRoutes.of(backendsByName, bindings);
     FanOut fanOut = new FanOut();
     Owners owners = new Owners(routes, state, fanOut);
@@ -42,8 +53,10 @@ public final class CriRouter {
         new StreamingUrls(owners),
         new RuntimeInfo(routes, fanOut, sweep),
         new ContainerEvents(routes, fanOut));
-    ImageServiceAdapter images = new ImageServiceAdapter(new ImageRouting(routes, sweep));
-    return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images));
+    ImageRouting imageRouting = new ImageRouting(routes, sweep);
+    ImageObserver imageObserver = imageObservers.create(imageRouting);
+    ImageServiceAdapter images = new ImageServiceAdapter(new ObservedImages(imageRouting, imageObserver));
+    return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver);
   }
 
   /**
@@ -53,6 +66,11 @@ public final class CriRouter {
    */
   public void reconcile() {
     reconciler.reconcile();
+  }
+
+  /** The observer of image traffic this router feeds; whoever built the router closes it. */
+  public ImageObserver imageObserver() {
+    return imageObserver;
   }
 
   /** The CRI RuntimeService and ImageService implementations. */

@@ -10,6 +10,7 @@ import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
 import io.crigate.spi.BackendFactory;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.ImageObserver;
 import io.crigate.spi.InitContext;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
@@ -56,6 +57,15 @@ public final class Gateway implements AutoCloseable {
    * @throws CrigateException.FailedPrecondition when the state dir or socket is in use
    */
   public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories) {
+    return start(config, factories, nodeImages -> ImageObserver.NONE);
+  }
+
+  /**
+   * As {@link #start(GatewayConfig, Map)}, with an observer of image traffic (layer annotations,
+   * node inventory) built once the node's merged image store exists; closed with the gateway.
+   */
+  public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories,
+      ImageObserver.Factory imageObservers) {
     checkTypes(config, factories);
     config.warnings().forEach(log::warn);
     long startNanos = System.nanoTime();
@@ -72,7 +82,8 @@ public final class Gateway implements AutoCloseable {
         running.push(created);
         backends.put(backend.name(), created);
       }
-      CriRouter router = CriRouter.create(backends, config.bindings(), state);
+      CriRouter router = CriRouter.create(backends, config.bindings(), state, imageObservers);
+      running.push(router.imageObserver());
       router.reconcile();
       List<ServerInterceptor> interceptors = new ArrayList<>(List.of(GrpcErrors.interceptor()));
       if (config.dump().rules().enabled()) {

@@ -2,6 +2,7 @@ package io.crigate.core;
 
 import io.crigate.api.cri.v1.*;
 import io.crigate.spi.Backend;
+import io.crigate.spi.ImageBackend;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -12,9 +13,10 @@ import java.util.Set;
 /**
  * The ImageService. Calls about one image go to the backend bound to {@code ImageSpec.runtime_handler}
  * (KEP-4216), which is the default backend when the kubelet sends no handler. Listings merge every
- * backend's images, one entry per image id.
+ * backend's images, one entry per image id. This is the node's image store as the kubelet sees
+ * it, before any {@link io.crigate.spi.ImageObserver} enriches the answers.
  */
-final class ImageRouting {
+final class ImageRouting implements ImageBackend {
 
   private final BackendRoutes routes;
   private final BackendSweep sweep;
@@ -24,19 +26,35 @@ final class ImageRouting {
     this.sweep = sweep;
   }
 
-  PullImageResponse pullImage(PullImageRequest request) {
-    Routed routed = route(request.hasImage(), request.getImage());
-    return routed.backend().pullImage(request.toBuilder().setImage(routed.spec()).build());
+  @Override
+  public PullImageResponse pullImage(PullImageRequest request) {
+    RoutedPull pull = routePull(request);
+    return pull.backend().pullImage(pull.request());
   }
 
-  ImageStatusResponse imageStatus(ImageStatusRequest request) {
+  /** A validated pull and the backend it goes to, with the handler rewritten for that backend. */
+  record RoutedPull(Backend backend, PullImageRequest request) {}
+
+  RoutedPull routePull(PullImageRequest request) {
+    Routed routed = route(request.hasImage(), request.getImage());
+    return new RoutedPull(routed.backend(), request.toBuilder().setImage(routed.spec()).build());
+  }
+
+  @Override
+  public ImageStatusResponse imageStatus(ImageStatusRequest request) {
     Routed routed = route(request.hasImage(), request.getImage());
     return routed.backend().imageStatus(request.toBuilder().setImage(routed.spec()).build());
   }
 
-  RemoveImageResponse removeImage(RemoveImageRequest request) {
+  @Override
+  public RemoveImageResponse removeImage(RemoveImageRequest request) {
     Routed routed = route(request.hasImage(), request.getImage());
     return routed.backend().removeImage(request.toBuilder().setImage(routed.spec()).build());
+  }
+
+  @Override
+  public ListImagesResponse listImages(ListImagesRequest request) {
+    return ListImagesResponse.newBuilder().addAllImages(images(request.getFilter())).build();
   }
 
   /** Every backend's images; an image two backends hold appears once, with the union of its names. */
@@ -50,7 +68,8 @@ final class ImageRouting {
   }
 
   /** Every backend's filesystems, default backend first (the kubelet reads the first image filesystem). */
-  ImageFsInfoResponse imageFsInfo(ImageFsInfoRequest request) {
+  @Override
+  public ImageFsInfoResponse imageFsInfo(ImageFsInfoRequest request) {
     List<ImageFsInfoResponse> parts = sweep.collect("ImageFsInfo", backend -> List.of(backend.imageFsInfo(request)));
     List<FilesystemUsage> images = new ArrayList<>();
     List<FilesystemUsage> containers = new ArrayList<>();

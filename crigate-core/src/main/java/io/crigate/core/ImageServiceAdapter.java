@@ -3,12 +3,12 @@ package io.crigate.core;
 import io.crigate.api.cri.v1.*;
 import io.grpc.stub.StreamObserver;
 
-/** The CRI ImageService, handing every RPC to {@link ImageRouting}. */
+/** The CRI ImageService, handing every RPC to {@link ObservedImages}. */
 final class ImageServiceAdapter extends ImageServiceGrpc.ImageServiceImplBase {
 
-  private final ImageRouting images;
+  private final ObservedImages images;
 
-  ImageServiceAdapter(ImageRouting images) {
+  ImageServiceAdapter(ObservedImages images) {
     this.images = images;
   }
 

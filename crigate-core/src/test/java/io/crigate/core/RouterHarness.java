@@ -3,6 +3,7 @@ package io.crigate.core;
 import io.crigate.api.cri.v1.*;
 import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
+import io.crigate.spi.ImageObserver;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -36,12 +37,14 @@ final class RouterHarness implements AutoCloseable {
   private final Server server;
   private final ManagedChannel channel;
 
-  private RouterHarness(Path stateDir, InMemoryBackend alpha, InMemoryBackend beta, boolean reconcile) {
+  private RouterHarness(Path stateDir, InMemoryBackend alpha, InMemoryBackend beta, boolean reconcile,
+      ImageObserver.Factory imageObservers) {
     this.stateDir = stateDir;
     this.alpha = alpha;
     this.beta = beta;
     this.state = GatewayState.open(stateDir);
-    this.router = CriRouter.create(Map.<String, Backend>of("alpha", alpha, "beta", beta), BINDINGS, state);
+    this.router = CriRouter.create(Map.<String, Backend>of("alpha", alpha, "beta", beta), BINDINGS, state,
+        imageObservers);
     if (reconcile) {
       router.reconcile();
     }
@@ -63,13 +66,19 @@ final class RouterHarness implements AutoCloseable {
   }
 
   static RouterHarness start(Path stateDir) {
-    return new RouterHarness(stateDir, new InMemoryBackend("alpha"), new InMemoryBackend("beta"), true);
+    return start(stateDir, nodeImages -> ImageObserver.NONE);
+  }
+
+  /** As {@link #start(Path)}, with an image extension built the way {@code serve} builds it. */
+  static RouterHarness start(Path stateDir, ImageObserver.Factory imageObservers) {
+    return new RouterHarness(stateDir, new InMemoryBackend("alpha"), new InMemoryBackend("beta"), true,
+        imageObservers);
   }
 
   /** Stops crigate and starts it again on the same state directory and backends, as after a crash. */
   RouterHarness restart(boolean reconcile) {
     close();
-    return new RouterHarness(stateDir, alpha, beta, reconcile);
+    return new RouterHarness(stateDir, alpha, beta, reconcile, nodeImages -> ImageObserver.NONE);
   }
 
   String runPod(String name, String handler) {

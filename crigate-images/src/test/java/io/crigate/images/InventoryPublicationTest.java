@@ -59,7 +59,9 @@ class InventoryPublicationTest {
 
   @AfterEach
   void tearDown() {
-    inventory.close();
+    if (inventory != null) {
+      inventory.close();
+    }
     lookups.shutdownNow();
   }
 

@@ -2,7 +2,6 @@ package io.crigate.images;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.crigate.spi.CrigateException;
 import java.nio.file.Files;
@@ -26,7 +25,9 @@ class RegistryBasicAuthTest {
   @BeforeAll
   static void start() throws Exception {
     String imageA = LocalRegistry.image("CRIGATE_IMAGE_A");
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/htpasswd")), "htpasswd missing: apt-get install apache2-utils");
+    if (!Files.isExecutable(Path.of("/usr/bin/htpasswd"))) {
+      throw new IllegalStateException("htpasswd missing: apt-get install apache2-utils (scripts/infra/install-deps.sh does)");
+    }
     secured = HtpasswdRegistry.start(dir, USER, PASSWORD);
     secured.copyFrom(imageA, "secured/a:v1", USER, PASSWORD);
     reference = secured.host + "/secured/a:v1";

@@ -10,7 +10,8 @@ final class ConfigKeys {
   static final String LOG_LEVEL = "logLevel";
   static final String BACKENDS = "backends";
   static final String DUMP = "dump";
-  static final List<String> TOP_LEVEL = List.of(SOCKET, STATE_DIR, LOG_LEVEL, BACKENDS, DUMP);
+  static final String IMAGES = "images";
+  static final List<String> TOP_LEVEL = List.of(SOCKET, STATE_DIR, LOG_LEVEL, BACKENDS, DUMP, IMAGES);
 
   static final String NAME = "name";
   static final String TYPE = "type";

@@ -40,7 +40,11 @@ final class ConfigReader {
     }
     List<BackendConfig> backends = backends(root.path(ConfigKeys.BACKENDS));
     DumpSettings dump = dump(root.path(ConfigKeys.DUMP));
-    return new GatewayConfig(socket, stateDir, backends, dump, logLevel);
+    JsonNode images = root.path(ConfigKeys.IMAGES);
+    if (!images.isMissingNode() && !images.isObject()) {
+      throw invalid("'%s' must be a mapping".formatted(ConfigKeys.IMAGES));
+    }
+    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images);
   }
 
   private static Path socket(String text) {

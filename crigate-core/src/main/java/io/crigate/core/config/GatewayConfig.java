@@ -1,5 +1,7 @@
 package io.crigate.core.config;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.crigate.core.HandlerBinding;
 import io.crigate.core.dump.DumpSettings;
 import java.nio.file.Path;
@@ -14,8 +16,11 @@ import java.util.List;
  * @param backends in configuration order
  * @param dump the message dump
  * @param logLevel the root log level (trace, debug, info, warn, error, off)
+ * @param images the {@code images} section (layer annotations and inventory publication), read by
+ *     the composition root; a missing node when the section is absent
  */
-public record GatewayConfig(Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump, String logLevel) {
+public record GatewayConfig(
+    Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump, String logLevel, JsonNode images) {
 
   public static final Path DEFAULT_SOCKET = Path.of("/run/crigate/crigate.sock");
   public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/crigate");
