@@ -53,7 +53,7 @@ public final class CriRouter {
         new StreamingUrls(owners),
         new RuntimeInfo(routes, fanOut, sweep),
         new ContainerEvents(routes, fanOut));
-    ImageRouting imageRouting = new ImageRouting(routes, sweep);
+    ImageRouting imageRouting = new ImageRouting(routes, sweep, state.sandboxes());
     ImageObserver imageObserver = imageObservers.create(imageRouting);
     ImageServiceAdapter images = new ImageServiceAdapter(new ObservedImages(imageRouting, imageObserver));
     return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver);

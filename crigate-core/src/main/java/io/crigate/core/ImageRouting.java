@@ -1,6 +1,7 @@
 package io.crigate.core;
 
 import io.crigate.api.cri.v1.*;
+import io.crigate.core.state.SandboxStore;
 import io.crigate.spi.Backend;
 import io.crigate.spi.ImageBackend;
 import java.util.ArrayList;
@@ -12,7 +13,10 @@ import java.util.Set;
 
 /**
  * The ImageService. Calls about one image go to the backend bound to {@code ImageSpec.runtime_handler}
- * (KEP-4216), which is the default backend when the kubelet sends no handler. Listings merge every
+ * (KEP-4216). Without one, a pull that names its pod ({@code sandbox_config}) goes to the backend
+ * running that pod, since a kubelet without the RuntimeClassInImageCriApi gate pulls that way and
+ * the container must find its image where it will run; anything else goes to the default backend.
+ * Listings merge every
  * backend's images, one entry per image id. This is the node's image store as the kubelet sees
  * it, before any {@link io.crigate.spi.ImageObserver} enriches the answers.
  */
@@ -20,10 +24,12 @@ final class ImageRouting implements ImageBackend {
 
   private final BackendRoutes routes;
   private final BackendSweep sweep;
+  private final SandboxStore sandboxes;
 
-  ImageRouting(BackendRoutes routes, BackendSweep sweep) {
+  ImageRouting(BackendRoutes routes, BackendSweep sweep, SandboxStore sandboxes) {
     this.routes = routes;
     this.sweep = sweep;
+    this.sandboxes = sandboxes;
   }
 
   @Override
@@ -36,8 +42,19 @@ final class ImageRouting implements ImageBackend {
   record RoutedPull(Backend backend, PullImageRequest request) {}
 
   RoutedPull routePull(PullImageRequest request) {
-    Routed routed = route(request.hasImage(), request.getImage());
+    Routed routed = route(request.hasImage(), withPodHandler(request));
     return new RoutedPull(routed.backend(), request.toBuilder().setImage(routed.spec()).build());
+  }
+
+  /** The pull's image spec, given the handler of the pod it names when it has none of its own. */
+  private ImageSpec withPodHandler(PullImageRequest request) {
+    ImageSpec spec = request.getImage();
+    if (!spec.getRuntimeHandler().isEmpty() || !request.hasSandboxConfig()) {
+      return spec;
+    }
+    return sandboxes.newestOfPod(request.getSandboxConfig().getMetadata().getUid())
+        .map(pod -> spec.toBuilder().setRuntimeHandler(pod.handler()).build())
+        .orElse(spec);
   }
 
   @Override

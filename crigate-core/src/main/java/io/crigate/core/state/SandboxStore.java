@@ -4,6 +4,7 @@ import io.crigate.spi.CrigateException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
@@ -45,6 +46,13 @@ public final class SandboxStore {
 
   public List<SandboxRecord> all() {
     return List.copyOf(index.sandboxes.values());
+  }
+
+  /** The most recently created sandbox of the pod with {@code podUid}, if crigate knows one. */
+  public Optional<SandboxRecord> newestOfPod(String podUid) {
+    return index.sandboxes.values().stream()
+        .filter(sandbox -> sandbox.podUid().equals(podUid))
+        .max(Comparator.comparing(SandboxRecord::createdAt));
   }
 
   public List<SandboxRecord> ownedBy(String backend) {
