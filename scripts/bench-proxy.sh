@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proxy-overhead benchmark: direct containerd against the same calls through crigate, in one run.
 # Usage: sudo bash scripts/bench-proxy.sh [harness options, e.g. --pods 50 --iterations 5000]
-# Brings up the local infra (registry, images, containerd) if needed and writes docs/bench-proxy-latest.md.
+# Brings up the local infra (registry, images, containerd) if needed and prints a markdown report (also written to $CRIGATE_BENCH_REPORT if set).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
@@ -15,4 +15,4 @@ trap 'rm -rf "$work"' EXIT
   -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-cli/target/crigate-cli-0.1.0-SNAPSHOT.jar:crigate-cli/target/lib/*" \
   io.crigate.bench.ProxyOverheadBenchmark \
   --runtime-endpoint "$CRIGATE_CONTAINERD_A" --image "$CRIGATE_IMAGE_BASE" \
-  --repository "$root" --work-dir "$work" --report docs/bench-proxy-latest.md "$@"
+  --repository "$root" --work-dir "$work" ${CRIGATE_BENCH_REPORT:+--report "$CRIGATE_BENCH_REPORT"} "$@"

@@ -3,7 +3,6 @@ package io.crigate.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -18,15 +17,15 @@ final class BenchmarkReport {
     }
   }
 
-  private Duration startToServing;
+  private Samples startsToServing = new Samples();
   private long idleRss;
   private long loadedRss;
   private int loadedPods;
   private Lifecycle lifecycle;
   private List<PairedLatency.Result> latencies = List.of();
 
-  void startToServing(Duration elapsed) {
-    startToServing = elapsed;
+  void startsToServing(Samples starts) {
+    startsToServing = starts;
   }
 
   void idleRss(long bytes) {
@@ -66,8 +65,12 @@ final class BenchmarkReport {
     }
     md.append("| crigate RSS idle | **%.1f MiB** |\n".formatted(idleRss / MIB));
     md.append("| crigate RSS with %d pods | **%.1f MiB** |\n".formatted(loadedPods, loadedRss / MIB));
-    md.append("| start to serving (process spawn to first Version answer) | **%d ms** |\n"
-        .formatted(startToServing.toMillis()));
+    if (startsToServing.count() > 0) {
+      md.append("| start to serving, first of %d restarts (spawn to first Version answer) | %.0f ms |\n"
+          .formatted(startsToServing.count(), startsToServing.firstMillis()));
+      md.append("| start to serving, median / max of all %d | **%.0f ms** / %.0f ms |\n".formatted(
+          startsToServing.count(), startsToServing.medianMillis(), startsToServing.percentileMicros(100) / 1000));
+    }
     return md.toString();
   }
 

@@ -40,24 +40,29 @@ final class CrigateUnderBench implements AutoCloseable {
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(workDir.resolve("crigate.log").toFile()))
         .start();
-    CriClient client = CriClient.connect("unix://" + socket);
     long deadline = launched + STARTUP_LIMIT.toNanos();
     while (true) {
       if (!process.isAlive()) {
-        client.close();
         throw new IllegalStateException("crigate exited during start; see " + workDir.resolve("crigate.log"));
       }
+      if (!Files.exists(socket)) {
+        sleepBriefly();
+        continue;
+      }
+      // A fresh client per attempt: a channel that failed to connect would wait out grpc's
+      // reconnect backoff (a second or more) and the measurement would show that, not crigate.
+      CriClient client = CriClient.connect("unix://" + socket);
       try {
         client.runtime(Duration.ofSeconds(1)).version(VersionRequest.getDefaultInstance());
         return new CrigateUnderBench(process, client, Duration.ofNanos(System.nanoTime() - launched));
       } catch (RuntimeException notYet) {
+        client.close();
         if (System.nanoTime() > deadline) {
           process.destroyForcibly();
-          client.close();
           throw new IllegalStateException("crigate did not serve within " + STARTUP_LIMIT, notYet);
         }
-        sleepBriefly();
       }
+      sleepBriefly();
     }
   }
 

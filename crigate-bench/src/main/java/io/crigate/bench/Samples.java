@@ -30,6 +30,13 @@ final class Samples {
     return sorted[Math.max(0, rank - 1)] / 1_000.0;
   }
 
+  double firstMillis() {
+    if (count == 0) {
+      throw new IllegalStateException("no samples");
+    }
+    return nanos[0] / 1_000_000.0;
+  }
+
   double medianMillis() {
     return percentileMicros(50) / 1_000.0;
   }

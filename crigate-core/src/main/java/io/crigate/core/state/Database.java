@@ -9,7 +9,7 @@ import java.sql.Statement;
 
 /**
  * The one SQLite connection behind {@link GatewayState}. Every use holds the lock: SQLite admits one
- * writer at a time anyway, and one connection keeps the pragmas (WAL, synchronous=FULL) in force for
+ * writer at a time anyway, and one connection keeps the pragmas (WAL, synchronous=NORMAL) in force for
  * every statement. Each unit of work is one transaction, so a {@code kill -9} leaves either all of it
  * or none of it on disk.
  */
@@ -77,7 +77,10 @@ final class Database implements AutoCloseable {
       // WAL: readers never block the writer and a torn write is never visible after a crash.
       statement.execute("PRAGMA journal_mode=WAL");
       // FULL: a committed transaction survives power loss, not only a process crash.
-      statement.execute("PRAGMA synchronous=FULL");
+      // NORMAL: a commit is in the WAL (the OS holds it) before the CRI call returns, so a killed
+      // crigate loses nothing; only a power cut can drop the last commits, and then reconcile adopts
+      // whatever the backends still run. FULL would add an fsync to every pod and container call.
+      statement.execute("PRAGMA synchronous=NORMAL");
       statement.execute("PRAGMA busy_timeout=5000");
     }
   }

@@ -17,7 +17,7 @@ import java.util.Set;
 
 /**
  * crigate's durable memory: which backend owns each sandbox and container, and each backend's own
- * key/value records. One SQLite file ({@code crigate.db}) in WAL mode with {@code synchronous=FULL};
+ * key/value records. One SQLite file ({@code crigate.db}) in WAL mode with {@code synchronous=NORMAL};
  * every change is a single transaction, so a {@code kill -9} at any moment leaves the file either
  * before or after the change. Ownership is also held in memory, loaded here on open, so routing a
  * call costs a hash lookup rather than a query.
