@@ -204,6 +204,34 @@ class SlurmBackendIT {
         && Files.readString(tmp.resolve("logs/main/0.log")).contains("stdout F survived"));
   }
 
+  /** The kubelet rotates a log by renaming it away and calling ReopenContainerLog. */
+  @Test
+  void reopenAfterRotationWritesLaterOutputToAFreshFileAtTheLogPath() throws Exception {
+    SlurmBackend backend = backend(SlurmCluster.Transport.LOCAL);
+    // The job waits for a file the test creates after the rotation, so "after" cannot race it.
+    String[] ids = create(backend, pod("rotate", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("/bin/sh", "-c",
+            "echo before; while [ ! -e rotated ]; do sleep 0.2; done; echo after; echo after-err >&2"), Map.of()));
+    start(backend, ids[1]);
+    Path log = tmp.resolve("logs/main/0.log");
+    await().atMost(JOB_TIMEOUT).until(() -> Files.exists(log) && Files.readString(log).contains("before"));
+
+    Path rotated = tmp.resolve("logs/main/0.log.20261122-021500");
+    Files.move(log, rotated);
+    backend.reopenContainerLog(ReopenContainerLogRequest.newBuilder().setContainerId(ids[1]).build());
+    assertThat(log).exists().isEmptyFile();
+    Files.createFile(Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0], ids[1], "rotated"));
+
+    assertThat(awaitExited(backend, ids[1]).getReason()).isEqualTo("Completed");
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.readString(log).contains("after-err"));
+    List<String> fresh = Files.readAllLines(log);
+    assertThat(fresh).allMatch(line -> CRI_LINE.matcher(line).matches())
+        .anyMatch(line -> line.endsWith(" stdout F after"))
+        .anyMatch(line -> line.endsWith(" stderr F after-err"))
+        .noneMatch(line -> line.contains("before"));
+    assertThat(Files.readAllLines(rotated)).hasSize(1).allMatch(line -> line.endsWith(" stdout F before"));
+  }
+
   @Test
   void badJobSettingsAreRefusedBeforeAnythingIsSubmitted() {
     SlurmBackend backend = backend(SlurmCluster.Transport.LOCAL);
