@@ -10,6 +10,8 @@ import io.crigate.spi.CrigateException;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class JobPlannerTest {
 
@@ -52,7 +54,7 @@ class JobPlannerTest {
 
   @Test
   void reservedVariablesStayOutOfTheJobAndItsScript() {
-    ContainerConfig config = container(Map.of("CLUSTER_PASSWORD", "pw-123", "CLUSTER_USERNAME", "me",
+    ContainerConfig config = container(Map.of("CLUSTER_CONFIG", "echo pre-123", "CLUSTER_OTHER", "pw-123",
         "JOB_QUEUE", "q", "KUBERNETES_SERVICE_HOST", "10.0.0.1", "MPI_FLAGS", "-np 2", "MPI_VERSION", "4",
         "APP", "value")).build();
 
@@ -61,6 +63,32 @@ class JobPlannerTest {
 
     assertThat(plan.jobEnv()).containsEntry("APP", "value").containsOnlyKeys("PATH", "APP");
     assertThat(script).doesNotContain("pw-123").doesNotContain("CLUSTER_").contains("export APP='value'");
+  }
+
+  record CredentialCase(String name, Map<String, String> env) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  static List<CredentialCase> credentialCases() {
+    return List.of(
+        new CredentialCase("password only", Map.of("CLUSTER_PASSWORD", "pw-secret-1")),
+        new CredentialCase("host and port", Map.of("CLUSTER_HOST", "login.example.org", "CLUSTER_PORT", "22")),
+        new CredentialCase("full multi-cri login", Map.of("CLUSTER_HOST", "h", "CLUSTER_PORT", "2222",
+            "CLUSTER_USERNAME", "alice", "CLUSTER_PASSWORD", "pw-secret-1")));
+  }
+
+  /** The backend's settings are the only login: a container naming its own is refused, not run as someone else. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("credentialCases")
+  void containerCredentialsAreRefusedWithoutEchoingThem(CredentialCase c) {
+    assertThatThrownBy(() -> planner.plan(container(c.env()).build(), pod(Map.of()), "/d"))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining("backend's settings")
+        .hasMessageContaining(c.env().keySet().stream().sorted().findFirst().orElseThrow())
+        .hasMessageNotContaining("pw-secret-1");
   }
 
   @Test

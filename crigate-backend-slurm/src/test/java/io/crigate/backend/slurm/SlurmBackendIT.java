@@ -145,18 +145,18 @@ class SlurmBackendIT {
   }
 
   @Test
-  void reservedVariablesAndCredentialsNeverReachTheJob() throws Exception {
+  void reservedVariablesNeverReachTheJob() throws Exception {
     SlurmBackend backend = backend(SlurmCluster.Transport.LOCAL);
     String[] ids = create(backend, pod("reserved", tmp.resolve("logs"), Map.of()),
         container("main", List.of("/bin/sh", "-c", "env > env.txt"),
-            Map.of("CLUSTER_PASSWORD", "s3cret-pw", "JOB_QUEUE", "debug", "MPI_FLAGS_X", "kept", "VISIBLE", "yes")));
+            Map.of("CLUSTER_TOKEN", "s3cret-pw", "JOB_QUEUE", "debug", "MPI_FLAGS_X", "kept", "VISIBLE", "yes")));
     start(backend, ids[1]);
     assertThat(awaitExited(backend, ids[1]).getReason()).isEqualTo("Completed");
 
     Path dir = Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0], ids[1]);
     String env = Files.readString(dir.resolve("env.txt"));
     assertThat(env).contains("VISIBLE=yes").contains("MPI_FLAGS_X=kept")
-        .doesNotContain("CLUSTER_PASSWORD").doesNotContain("s3cret-pw").doesNotContain("JOB_QUEUE");
+        .doesNotContain("CLUSTER_TOKEN").doesNotContain("s3cret-pw").doesNotContain("JOB_QUEUE");
     assertThat(Files.readString(dir.resolve("job.sh"))).doesNotContain("s3cret-pw");
   }
 
@@ -230,6 +230,25 @@ class SlurmBackendIT {
         .anyMatch(line -> line.endsWith(" stderr F after-err"))
         .noneMatch(line -> line.contains("before"));
     assertThat(Files.readAllLines(rotated)).hasSize(1).allMatch(line -> line.endsWith(" stdout F before"));
+  }
+
+  /** multi-cri's CLUSTER_* login is refused at CreateContainer: nothing is stored, so no password lands in a record. */
+  @Test
+  void containerCredentialsAreRefusedBeforeAnythingIsStored() {
+    Path state = tmp.resolve("cred-state");
+    SlurmBackend backend = backend(settings(SlurmCluster.Transport.SSH), state);
+    String sandbox = backend.runPodSandbox(RunPodSandboxRequest.newBuilder()
+        .setConfig(pod("cred", tmp.resolve("logs"), Map.of())).build()).getPodSandboxId();
+
+    assertThatThrownBy(() -> backend.createContainer(CreateContainerRequest.newBuilder().setPodSandboxId(sandbox)
+        .setConfig(container("main", List.of("true"), Map.of("CLUSTER_USERNAME", "alice",
+            "CLUSTER_PASSWORD", "s3cret-pw"))).build()))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining("CLUSTER_PASSWORD").hasMessageNotContaining("s3cret-pw");
+    assertThat(backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList()).isEmpty();
+    backend.close();
+    SlurmBackend reopened = backend(settings(SlurmCluster.Transport.SSH), state);
+    assertThat(reopened.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList()).isEmpty();
   }
 
   @Test
