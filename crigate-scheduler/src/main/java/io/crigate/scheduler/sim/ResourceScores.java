@@ -5,13 +5,13 @@ package io.crigate.scheduler.sim;
  * NodeResourcesFit's LeastAllocated (CPU and memory weighted 1 each) and
  * NodeResourcesBalancedAllocation (1 minus the standard deviation of the two utilization fractions).
  */
-final class ResourceScores {
+public final class ResourceScores {
 
   static final long MAX_NODE_SCORE = 100;
 
   private ResourceScores() {}
 
-  static long leastAllocated(long requested, long capacity) {
+  public static long leastAllocated(long requested, long capacity) {
     return capacity == 0 || requested > capacity ? 0 : (capacity - requested) * MAX_NODE_SCORE / capacity;
   }
 
@@ -22,7 +22,7 @@ final class ResourceScores {
   }
 
   /** For two resources the standard deviation of the fractions is half their difference. */
-  static long balancedAllocation(double cpuFraction, double memoryFraction) {
+  public static long balancedAllocation(double cpuFraction, double memoryFraction) {
     double std = Math.abs(Math.min(cpuFraction, 1) - Math.min(memoryFraction, 1)) / 2;
     return (long) ((1 - std) * MAX_NODE_SCORE);
   }
