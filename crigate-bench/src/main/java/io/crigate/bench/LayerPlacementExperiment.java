@@ -187,16 +187,25 @@ public final class LayerPlacementExperiment implements Callable<Integer> {
 
   /** Sums the sizes of blob GETs containerd made for the experiment's repositories since {@code offset}. */
   private long blobBytesServed(long offset) throws IOException {
-    Pattern blobGet = Pattern.compile("\"GET /v2/" + Pattern.quote(repository)
-        + "/\\S+/blobs/sha256:[0-9a-f]{64} HTTP/[0-9.]+\" 200 (\\d+) \"[^\"]*\" \"containerd");
     byte[] appended;
     try (RandomAccessFile log = new RandomAccessFile(registryLog.toFile(), "r")) {
       appended = new byte[(int) (log.length() - offset)];
       log.seek(offset);
       log.readFully(appended);
     }
+    return blobBytes(new String(appended, StandardCharsets.UTF_8), repository);
+  }
+
+  /**
+   * Bytes of successful blob GETs by containerd under {@code repository} in docker-registry's access
+   * log; manifests, HEADs, and other clients (skopeo pushing, the registry client resolving layers) are
+   * not transfers to a node.
+   */
+  static long blobBytes(String accessLog, String repository) {
+    Pattern blobGet = Pattern.compile("\"GET /v2/" + Pattern.quote(repository)
+        + "/\\S+/blobs/sha256:[0-9a-f]{64} HTTP/[0-9.]+\" 200 (\\d+) \"[^\"]*\" \"containerd");
     long bytes = 0;
-    Matcher m = blobGet.matcher(new String(appended, StandardCharsets.UTF_8));
+    Matcher m = blobGet.matcher(accessLog);
     while (m.find()) {
       bytes += Long.parseLong(m.group(1));
     }
