@@ -24,6 +24,12 @@ final class JobPoller implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(JobPoller.class);
   private static final int MAX_BACKOFF_FACTOR = 16;
+  /**
+   * Polls skipped in a row at most while submissions keep arriving: an squeue over every job
+   * slurmctld remembers holds its job read lock, which each sbatch of the burst waits for, while
+   * the burst's own jobs are reported from the submission until then anyway.
+   */
+  static final int MAX_DEFERRED_POLLS = 4;
 
   private final SlurmClient client;
   private final Duration interval;
@@ -34,6 +40,7 @@ final class JobPoller implements AutoCloseable {
   private final Object pollLock = new Object();
   private volatile CrigateException.Unavailable lastFailure;
   private volatile boolean running = true;
+  private volatile long lastSubmitNanos;
   private final Thread thread;
 
   JobPoller(SlurmClient client, Duration interval, Consumer<JobState> onSettled) {
@@ -41,6 +48,17 @@ final class JobPoller implements AutoCloseable {
     this.interval = interval;
     this.onSettled = onSettled;
     this.thread = Thread.ofVirtual().name("slurm-poller").unstarted(this::loop);
+    this.lastSubmitNanos = System.nanoTime() - interval.toNanos();
+  }
+
+  /** Called as a submission starts; the timed loop defers its next polls while they keep coming. */
+  void submitting() {
+    lastSubmitNanos = System.nanoTime();
+  }
+
+  /** Whether the timed loop skips this poll: a submission within the last interval, and not too many skipped. */
+  static boolean defer(long nowNanos, long lastSubmitNanos, Duration interval, int deferredInARow) {
+    return deferredInARow < MAX_DEFERRED_POLLS && nowNanos - lastSubmitNanos < interval.toNanos();
   }
 
   void start() {
@@ -111,7 +129,18 @@ final class JobPoller implements AutoCloseable {
 
   private void loop() {
     long factor = 1;
+    int deferred = 0;
     while (running) {
+      try {
+        if (factor == 1 && defer(System.nanoTime(), lastSubmitNanos, interval, deferred)) {
+          deferred++;
+          Thread.sleep(interval);
+          continue;
+        }
+      } catch (InterruptedException e) {
+        return;
+      }
+      deferred = 0;
       try {
         pollNow();
         if (factor > 1) {
@@ -119,6 +148,9 @@ final class JobPoller implements AutoCloseable {
         }
         factor = 1;
       } catch (CrigateException.Unavailable e) {
+        if (!running) {
+          return; // close() interrupted the poll: not an outage
+        }
         factor = Math.min(factor * 2, MAX_BACKOFF_FACTOR);
         LOG.warn("slurm poll failed, retrying in {}: {}", interval.multipliedBy(factor), e.getMessage());
       } catch (RuntimeException e) {

@@ -147,13 +147,7 @@ final class SlurmBackend implements Backend {
   @Override
   public StopPodSandboxResponse stopPodSandbox(StopPodSandboxRequest request) {
     String id = request.getPodSandboxId();
-    // One scancel for all of the pod's jobs, then one wait: a pod of 200 jobs must not take 200 round trips.
-    List<Records.Container> live = containersOf(id).stream().map(c -> reconcile(c.id()))
-        .filter(c -> c.started() && c.finish() == null).map(c -> save(c.stopping())).toList();
-    if (!live.isEmpty()) {
-      client.cancel(live.stream().map(Records.Container::jobId).toList(), "");
-      live.forEach(this::awaitSettled);
-    }
+    stopJobsOf(id);
     Records.Sandbox sandbox = sandboxes.get(id);
     if (sandbox != null && sandbox.ready()) {
       Records.Sandbox stopped = sandbox.notReady();
@@ -163,9 +157,20 @@ final class SlurmBackend implements Backend {
     return StopPodSandboxResponse.getDefaultInstance();
   }
 
+  /** One scancel for all of the pod's jobs, then one wait: a pod of 200 jobs must not take 200 round trips. */
+  private void stopJobsOf(String id) {
+    List<Records.Container> live = containersOf(id).stream().map(c -> reconcile(c.id()))
+        .filter(c -> c.started() && c.finish() == null).map(c -> save(c.stopping())).toList();
+    if (!live.isEmpty()) {
+      client.cancel(live.stream().map(Records.Container::jobId).toList(), "");
+      live.forEach(this::awaitSettled);
+    }
+  }
+
   @Override
   public RemovePodSandboxResponse removePodSandbox(RemovePodSandboxRequest request) {
     String id = request.getPodSandboxId();
+    stopJobsOf(id);
     for (Records.Container container : containersOf(id)) {
       remove(container.id());
     }
@@ -252,6 +257,7 @@ final class SlurmBackend implements Backend {
           dir.resolve("stdout").toString(), dir.resolve("stderr").toString(),
           JobScript.render(plan, id, sandbox.id()), plan.options(), plan.submitEnv());
       long jobId;
+      poller.submitting();
       try {
         jobId = client.submit(spec);
       } catch (CrigateException.Unavailable e) {
@@ -340,23 +346,33 @@ final class SlurmBackend implements Backend {
 
   private boolean awaitFinish(String id, Duration limit) {
     Instant deadline = clock.instant().plus(limit);
-    while (true) {
-      Records.Container current = containers.get(id);
-      if (current == null || current.finish() != null) {
-        return true;
-      }
+    while (!ended(id)) {
       if (!clock.instant().isBefore(deadline)) {
         return false;
       }
       poller.pollNow();
-      try {
-        Thread.sleep(STOP_POLL);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new CrigateException.Unavailable("interrupted while stopping container " + id, e);
+      // Sleep only if this very poll did not settle it: a stop must not cost a full pause per job.
+      if (!ended(id)) {
+        pause(id);
       }
     }
+    return true;
   }
+
+  private boolean ended(String id) {
+    Records.Container current = containers.get(id);
+    return current == null || current.finish() != null;
+  }
+
+  private static void pause(String id) {
+    try {
+      Thread.sleep(STOP_POLL);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new CrigateException.Unavailable("interrupted while stopping container " + id, e);
+    }
+  }
+
 
   @Override
   public RemoveContainerResponse removeContainer(RemoveContainerRequest request) {
