@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Proxy-overhead benchmark: direct containerd against the same calls through crigate, in one run.
-# Usage: sudo bash scripts/bench-proxy.sh [harness options, e.g. --pods 50 --iterations 5000]
+# Usage: bash scripts/bench-proxy.sh [harness options, e.g. --pods 50 --iterations 5000]
 # Brings up the local infra (registry, images, containerd) if needed and prints a markdown report (also written to $CRIGATE_BENCH_REPORT if set).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Slurm backend benchmark: 200 containers through the slurm backend against a plain sbatch loop in
 # the same run, then slurmctld RPCs per poll with 1, 10 and 200 tracked jobs (from sdiag).
-# Usage: sudo bash scripts/bench-slurm.sh [jobs=200] [rounds=2]   (starts Slurm via slurm-up.sh)
+# Usage: bash scripts/bench-slurm.sh [jobs=200] [rounds=2]   (starts Slurm via slurm-up.sh)
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

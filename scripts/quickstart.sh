@@ -7,7 +7,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 step() { printf '\n==> %s\n' "$*"; }
-[ "$(id -u)" = 0 ] || { echo "quickstart: run as root (sudo bash scripts/quickstart.sh): containerd needs it" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "quickstart: run as root (as root: bash scripts/quickstart.sh): containerd needs it" >&2; exit 1; }
 started=$(date +%s)
 
 step "Installing Debian packages (containerd, runc, registry, image tools)"
@@ -93,6 +93,8 @@ cat > "$demo/slurm-job.json" <<'JSON'
 JSON
 previous=$(ctl pods --name '^crigate-slurm-demo$' -q)
 [ -z "$previous" ] || ctl rmp -f $previous
+rm -rf "$demo/slurm-logs"   # a fresh log per run, as for the demo pod above
+mkdir -p "$demo/slurm-logs"
 slurm_pod=$(ctl runp --runtime slurm "$demo/slurm-pod.json")
 job=$(ctl create "$slurm_pod" "$demo/slurm-job.json" "$demo/slurm-pod.json")
 ctl start "$job"

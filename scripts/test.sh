@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
-[ "$(id -u)" = 0 ] || { echo "test.sh: run as root (sudo bash scripts/test.sh): containerd needs it" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || { echo "test.sh: run as root (as root: bash scripts/test.sh): containerd needs it" >&2; exit 1; }
 started=$(date +%s)
 export CRIGATE_INFRA_DIR=${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}
 
