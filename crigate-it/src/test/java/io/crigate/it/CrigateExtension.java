@@ -20,17 +20,24 @@ import org.junit.jupiter.api.extension.TestWatcher;
 final class CrigateExtension implements BeforeAllCallback, AfterAllCallback, TestWatcher {
 
   private final List<String> backends;
+  private final String configYaml;
   private Path workDir;
   private CrigateProcess process;
   private volatile boolean anyTestFailed;
 
-  private CrigateExtension(List<String> backends) {
+  private CrigateExtension(List<String> backends, String configYaml) {
     this.backends = backends;
+    this.configYaml = configYaml;
   }
 
   /** @param backends {@code handler:endpoint} pairs, as {@code serve --remote-runtime-endpoints} takes them */
   static CrigateExtension routing(String... backends) {
-    return new CrigateExtension(List.of(backends));
+    return new CrigateExtension(List.of(backends), "");
+  }
+
+  /** The same crigate, also given a configuration file ({@code --config}) with {@code yaml}. */
+  CrigateExtension withConfig(String yaml) {
+    return new CrigateExtension(backends, yaml);
   }
 
   CrigateProcess process() {
@@ -49,7 +56,7 @@ final class CrigateExtension implements BeforeAllCallback, AfterAllCallback, Tes
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     workDir = Files.createTempDirectory("crigate-it-");
-    process = CrigateProcess.start(workDir, backends);
+    process = CrigateProcess.start(workDir, backends, configYaml);
   }
 
   @Override

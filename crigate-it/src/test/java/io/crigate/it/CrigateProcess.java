@@ -23,22 +23,25 @@ final class CrigateProcess implements AutoCloseable {
   private final Path repository;
   private final Path workDir;
   private final List<String> backends;
+  private final String configYaml;
   private final Path log;
   private Process process;
   private CriConnection cri;
 
-  private CrigateProcess(Path repository, Path workDir, List<String> backends) {
+  private CrigateProcess(Path repository, Path workDir, List<String> backends, String configYaml) {
     this.repository = repository;
     this.workDir = workDir;
     this.backends = List.copyOf(backends);
+    this.configYaml = configYaml;
     this.log = workDir.resolve("crigate.log");
   }
 
   /**
-   * Starts crigate routing each {@code handler:endpoint} of {@code backends} and waits until it serves.
+   * Starts crigate routing each {@code handler:endpoint} of {@code backends}, with {@code configYaml},
+   * when not empty, as its {@code --config} file, and waits until it serves.
    */
-  static CrigateProcess start(Path workDir, List<String> backends) {
-    CrigateProcess crigate = new CrigateProcess(Infra.repositoryRoot(), workDir, backends);
+  static CrigateProcess start(Path workDir, List<String> backends, String configYaml) {
+    CrigateProcess crigate = new CrigateProcess(Infra.repositoryRoot(), workDir, backends, configYaml);
     crigate.launch();
     return crigate;
   }
@@ -93,6 +96,10 @@ final class CrigateProcess implements AutoCloseable {
           "--socket", socket().toString(),
           "--state-dir", stateDir().toString(),
           "--remote-runtime-endpoints", String.join(",", backends)));
+      if (!configYaml.isEmpty()) {
+        Path config = Files.writeString(workDir.resolve("crigate.yaml"), configYaml);
+        command.addAll(List.of("--config", config.toString()));
+      }
       process = new ProcessBuilder(command)
           .redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
