@@ -2,6 +2,7 @@ package io.crigate.scheduler.extender;
 
 import io.crigate.images.ImageLayers;
 import io.crigate.spi.CrigateException;
+import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderValues;
 import io.helidon.http.Status;
 import io.helidon.webserver.WebServer;
@@ -39,6 +40,9 @@ public final class ExtenderServer implements AutoCloseable {
         .host(host)
         .port(port)
         .maxPayloadSize(MAX_REQUEST_BYTES)
+        // Nagle's algorithm against the client's delayed ACK holds a reply written in two parts for
+        // ~40 ms; a scheduler waiting on every pod cannot afford that.
+        .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
         .routing(r -> {
           r.post(prefix + "/prioritize", this::prioritize);
           if (filter) {
