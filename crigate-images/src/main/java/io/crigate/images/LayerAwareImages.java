@@ -121,15 +121,22 @@ public final class LayerAwareImages implements ImageObserver {
     inventories.forEach(inventory -> inventory.imageRemoved(image));
   }
 
-  /** Closes the inventory first, then its cluster client, then the lookup threads. */
+  /**
+   * Closes the inventory first, then its cluster client, then the lookup threads; a failure to close
+   * one does not leave the others open.
+   */
   @Override
   public void close() {
+    IllegalStateException failure = new IllegalStateException("closing the image extension failed");
     for (int i = owned.size() - 1; i >= 0; i--) {
       try {
         owned.get(i).close();
       } catch (Exception e) {
-        throw new IllegalStateException("closing the image extension failed", e);
+        failure.addSuppressed(e);
       }
+    }
+    if (failure.getSuppressed().length > 0) {
+      throw failure;
     }
   }
 
