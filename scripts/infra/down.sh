@@ -43,6 +43,9 @@ done
 
 if $purge; then
   rm -rf "$CRIGATE_INFRA_DIR"
+  rm -f /etc/containers/containers.conf.d/50-crigate-infra.conf /etc/containers/registries.conf.d/50-crigate-infra.conf
+  # slurm-up.sh's password-login cluster user
+  id crigate-hpc >/dev/null 2>&1 && userdel -r crigate-hpc 2>/dev/null || true
   infra_log "removed $CRIGATE_INFRA_DIR"
 fi
 infra_log "infrastructure stopped"

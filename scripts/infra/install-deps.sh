@@ -6,6 +6,8 @@ packages=(containerd runc docker-registry umoci skopeo busybox-static curl)
 packages+=(apache2-utils)
 # Slurm single node with accounting, slurmrestd and sshd (scripts/infra/slurm-up.sh)
 packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd mariadb-server openssh-server openssh-client)
+# the slurm backend's podman image runner, run for real by PodmanRunnerIT
+packages+=(podman)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

@@ -26,6 +26,12 @@ chmod 0600 "$D/etc/jwt.key"
 [ -s "$D/ssh/client_ecdsa" ] || ssh-keygen -q -t ecdsa -b 256 -N '' -f "$D/ssh/client_ecdsa"
 cp "$D/ssh/client_ecdsa.pub" "$D/ssh/authorized_keys"
 printf '[127.0.0.1]:2222 %s\n' "$(cut -d' ' -f1,2 "$D/ssh/host_ecdsa.pub")" > "$D/ssh/known_hosts"
+# A cluster user that logs in with a password, for multi-cri's per-container logins (CLUSTER_*).
+# The password is random per machine and has shell metacharacters, so quoting mistakes show.
+id crigate-hpc >/dev/null 2>&1 || useradd --system --create-home --shell /bin/bash crigate-hpc
+[ -s "$D/ssh/hpc-password" ] ||
+  (umask 077; printf 'p$(w) `x` %s' "$(head -c 12 /dev/urandom | base64 | tr -d '/+=')" > "$D/ssh/hpc-password")
+printf 'crigate-hpc:%s\n' "$(cat "$D/ssh/hpc-password")" | chpasswd
 
 # --- configuration (rewritten every run: it only depends on paths)
 cat > "$D/etc/slurmdbd.conf" <<EOF
@@ -129,10 +135,20 @@ StrictModes no
 MaxSessions 64
 MaxStartups 64
 SetEnv SLURM_CONF=$SLURM_CONF
+Match User crigate-hpc
+  PasswordAuthentication yes
 EOF
 mkdir -p /run/sshd
 infra_start slurm-sshd /usr/sbin/sshd -D -f "$D/ssh/sshd_config" -E "$D/log/sshd.log"
 infra_wait 15 sshd bash -c 'ss -ltn | grep -q "127.0.0.1:2222 "' || infra_die "sshd did not start"
+
+# --- podman for the slurm backend's podman runner: the local registry is plain HTTP, and this
+# machine refuses podman's default NPROC/NOFILE rlimits (EPERM from runc), so set ones it accepts.
+mkdir -p /etc/containers/containers.conf.d /etc/containers/registries.conf.d
+printf '[containers]\ndefault_ulimits = ["nofile=20000:20000", "nproc=1000:1000"]\n' \
+  > /etc/containers/containers.conf.d/50-crigate-infra.conf
+printf '[[registry]]\nlocation = "127.0.0.1:5000"\ninsecure = true\n' \
+  > /etc/containers/registries.conf.d/50-crigate-infra.conf
 
 # --- exports: replace our block, keep everyone else's lines
 env_file=$CRIGATE_INFRA_DIR/env
@@ -145,6 +161,8 @@ export CRIGATE_SLURM_WORKDIR=$D/work
 export CRIGATE_SSH_PORT=2222
 export CRIGATE_SSH_KEY=$D/ssh/client_ecdsa
 export CRIGATE_SSH_KNOWN_HOSTS=$D/ssh/known_hosts
+export CRIGATE_SSH_PASSWORD_USER=crigate-hpc
+export CRIGATE_SSH_PASSWORD_FILE=$D/ssh/hpc-password
 export CRIGATE_SLURMRESTD_URL=http://127.0.0.1:6820
 export CRIGATE_SLURM_JWT_USER=root
 export CRIGATE_SLURM_JWT_FILE=$D/jwt.token

@@ -64,6 +64,7 @@ public final class GrpcErrors {
       case CrigateException.AlreadyExists alreadyExists -> Status.ALREADY_EXISTS;
       case CrigateException.InvalidArgument invalidArgument -> Status.INVALID_ARGUMENT;
       case CrigateException.FailedPrecondition failedPrecondition -> Status.FAILED_PRECONDITION;
+      case CrigateException.PermissionDenied permissionDenied -> Status.PERMISSION_DENIED;
       case CrigateException.Unavailable unavailable -> Status.UNAVAILABLE;
       case CrigateException.Unimplemented unimplemented -> Status.UNIMPLEMENTED;
     };

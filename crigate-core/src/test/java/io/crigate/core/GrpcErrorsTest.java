@@ -27,6 +27,7 @@ class GrpcErrorsTest {
         new Case("InvalidArgument", new CrigateException.InvalidArgument("config is required"), Status.Code.INVALID_ARGUMENT,
             "config is required"),
         new Case("FailedPrecondition", new CrigateException.FailedPrecondition("stopped"), Status.Code.FAILED_PRECONDITION, "stopped"),
+        new Case("PermissionDenied", new CrigateException.PermissionDenied("login refused"), Status.Code.PERMISSION_DENIED, "login refused"),
         new Case("Unavailable", new CrigateException.Unavailable("backend b down"), Status.Code.UNAVAILABLE, "backend b down"),
         new Case("Unimplemented", new CrigateException.Unimplemented("Exec"), Status.Code.UNIMPLEMENTED, "Exec"),
         // A fan-out wraps the backend's failure; the kubelet must see the failure itself.

@@ -12,6 +12,7 @@ public abstract sealed class CrigateException extends RuntimeException
         CrigateException.AlreadyExists,
         CrigateException.InvalidArgument,
         CrigateException.FailedPrecondition,
+        CrigateException.PermissionDenied,
         CrigateException.Unavailable,
         CrigateException.Unimplemented {
 
@@ -43,6 +44,13 @@ public abstract sealed class CrigateException extends RuntimeException
   /** The request is well formed but the object is in the wrong state for it. */
   public static final class FailedPrecondition extends CrigateException {
     public FailedPrecondition(String message) {
+      super(message, null);
+    }
+  }
+
+  /** A system behind a backend refused the identity the request brought (a cluster login, say). */
+  public static final class PermissionDenied extends CrigateException {
+    public PermissionDenied(String message) {
       super(message, null);
     }
   }
