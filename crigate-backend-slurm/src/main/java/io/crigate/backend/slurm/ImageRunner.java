@@ -34,8 +34,11 @@ enum ImageRunner {
     return name().toLowerCase(Locale.ROOT);
   }
 
-  /** The argv the job script executes for {@code image} with the container's command. */
-  List<String> command(String image, List<String> argv, String workingDir) {
+  /**
+   * The argv the job script executes for {@code image} with the container's command. podman's
+   * container is named after the job, so ExecSync can find it.
+   */
+  List<String> command(String image, String containerId, List<String> argv, String workingDir) {
     List<String> words = new ArrayList<>();
     switch (this) {
       case NONE -> {
@@ -52,7 +55,7 @@ enum ImageRunner {
       }
       case ENROOT -> words.addAll(List.of("enroot", "start", isLocalFile(image) ? image : enrootUri(image)));
       case PODMAN -> {
-        words.addAll(List.of("podman", "run", "--rm", "--network=host"));
+        words.addAll(List.of("podman", "run", "--rm", "--network=host", "--name", SlurmClient.NAME_PREFIX + containerId));
         if (!workingDir.isEmpty()) {
           words.addAll(List.of("--workdir", workingDir));
         }
@@ -61,6 +64,33 @@ enum ImageRunner {
     }
     words.addAll(argv);
     return words;
+  }
+
+  /**
+   * The argv ExecSync runs inside the job's allocation, so the command sees the container's file
+   * system as the job does: a second process of the same image for apptainer, singularity and
+   * enroot (they share the host's namespaces anyway), the job's own container for podman.
+   */
+  List<String> exec(String image, String containerId, List<String> argv) {
+    List<String> words = new ArrayList<>();
+    switch (this) {
+      case NONE -> {}
+      case APPTAINER, SINGULARITY -> words.addAll(List.of(tool(), "exec", isLocalFile(image) ? image : "docker://" + image));
+      case ENROOT -> words.addAll(List.of("enroot", "start", isLocalFile(image) ? image : enrootUri(image)));
+      case PODMAN -> words.addAll(List.of("podman", "exec", SlurmClient.NAME_PREFIX + containerId));
+    }
+    words.addAll(argv);
+    return words;
+  }
+
+  /**
+   * The argv that removes the job's container at once, run inside the allocation before the job is
+   * killed; empty when the container is just a process of the job. podman's container lives under
+   * conmon, outside the job's process tree, where scancel's SIGKILL never reaches it.
+   */
+  List<String> forceRemove(String containerId) {
+    return this == PODMAN ? List.of("podman", "rm", "--force", "--time=0", SlurmClient.NAME_PREFIX + containerId)
+        : List.of();
   }
 
   /** The argv that fetches {@code image} onto the cluster ahead of a job; empty when nothing to do. */

@@ -27,13 +27,6 @@ final class JobPlanner {
   static final String PRE_EXEC = "slurm-job.vk.io/pre-exec";
   static final String MPI_FLAGS_ANNOTATION = "slurm-job.vk.io/mpi-flags";
 
-  /**
-   * multi-cri's per-container cluster login. crigate logs in with the backend's settings only, so a
-   * container naming its own login is refused: running it under another identity than the one it
-   * asked for, or storing its password in the container record, would both be wrong.
-   */
-  static final List<String> CREDENTIALS = List.of("CLUSTER_HOST", "CLUSTER_PORT", "CLUSTER_USERNAME", "CLUSTER_PASSWORD");
-
   private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern SBATCH_INPUT = Pattern.compile("(SBATCH_[A-Z0-9_]+)=(.*)");
   private static final long MIB = 1024 * 1024;
@@ -53,12 +46,11 @@ final class JobPlanner {
         || name.equals("MPI_FLAGS") || name.equals("MPI_VERSION");
   }
 
-  JobPlan plan(ContainerConfig container, PodSandboxConfig pod, String defaultWorkingDir) {
+  JobPlan plan(ContainerConfig container, PodSandboxConfig pod, String containerId, String defaultWorkingDir) {
     Map<String, String> env = new LinkedHashMap<>();
     for (KeyValue kv : container.getEnvsList()) {
       env.put(kv.getKey(), text(kv));
     }
-    refuseCredentials(container, env);
     Map<String, String> annotations = pod.getAnnotationsMap();
 
     SbatchOptions options = new SbatchOptions();
@@ -88,7 +80,7 @@ final class JobPlanner {
     String image = container.getImage().getImage();
     String workingDir = container.getWorkingDir();
     List<String> command = new ArrayList<>(mpiLauncher(env, annotations));
-    command.addAll(runner.command(image, argv, workingDir));
+    command.addAll(runner.command(image, containerId, argv, workingDir));
 
     Map<String, String> jobEnv = new LinkedHashMap<>();
     jobEnv.put("PATH", DEFAULT_PATH);
@@ -103,16 +95,6 @@ final class JobPlanner {
     });
     String startDir = runner == ImageRunner.NONE && !workingDir.isEmpty() ? workingDir : defaultWorkingDir;
     return new JobPlan(options, submitEnv(env), jobEnv, preRun, command, startDir);
-  }
-
-  /** Names only the variables, never their values (one of them is a password). */
-  private static void refuseCredentials(ContainerConfig container, Map<String, String> env) {
-    List<String> given = CREDENTIALS.stream().filter(env::containsKey).toList();
-    if (!given.isEmpty()) {
-      throw new CrigateException.InvalidArgument(("container %s sets %s: per-container cluster credentials are not "
-          + "supported; set ssh.host, ssh.port, ssh.user and ssh.privateKeyFile or ssh.password in the slurm "
-          + "backend's settings and remove these variables").formatted(container.getMetadata().getName(), given));
-    }
   }
 
   /**

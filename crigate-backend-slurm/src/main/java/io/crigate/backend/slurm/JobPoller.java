@@ -24,6 +24,7 @@ final class JobPoller implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(JobPoller.class);
   private static final int MAX_BACKOFF_FACTOR = 16;
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
   /**
    * Polls skipped in a row at most while submissions keep arriving: an squeue over every job
    * slurmctld remembers holds its job read lock, which each sbatch of the burst waits for, while
@@ -43,11 +44,11 @@ final class JobPoller implements AutoCloseable {
   private volatile long lastSubmitNanos;
   private final Thread thread;
 
-  JobPoller(SlurmClient client, Duration interval, Consumer<JobState> onSettled) {
+  JobPoller(String cluster, SlurmClient client, Duration interval, Consumer<JobState> onSettled) {
     this.client = client;
     this.interval = interval;
     this.onSettled = onSettled;
-    this.thread = Thread.ofVirtual().name("slurm-poller").unstarted(this::loop);
+    this.thread = Thread.ofVirtual().name("slurm-poller-" + cluster).unstarted(this::loop);
     this.lastSubmitNanos = System.nanoTime() - interval.toNanos();
   }
 
@@ -67,6 +68,12 @@ final class JobPoller implements AutoCloseable {
 
   void track(long jobId) {
     tracked.add(jobId);
+  }
+
+  /** Moves every tracked job to {@code next}, which replaces this poller (a login's new password). */
+  void handOver(JobPoller next) {
+    next.tracked.addAll(tracked);
+    close();
   }
 
   void untrack(long jobId) {
@@ -97,6 +104,11 @@ final class JobPoller implements AutoCloseable {
       } catch (CrigateException.Unavailable e) {
         lastFailure = e;
         throw e;
+      } catch (CrigateException.PermissionDenied e) {
+        // A login refused after it once worked (its password changed): status is unknown, the
+        // jobs are not gone, so readers get Unavailable and the loop backs off as for an outage.
+        lastFailure = new CrigateException.Unavailable(e.getMessage(), e);
+        throw lastFailure;
       }
     }
   }
@@ -154,6 +166,9 @@ final class JobPoller implements AutoCloseable {
         factor = Math.min(factor * 2, MAX_BACKOFF_FACTOR);
         LOG.warn("slurm poll failed, retrying in {}: {}", interval.multipliedBy(factor), e.getMessage());
       } catch (RuntimeException e) {
+        if (!running) {
+          return;
+        }
         LOG.error("slurm poll failed unexpectedly", e);
       }
       try {
@@ -164,9 +179,15 @@ final class JobPoller implements AutoCloseable {
     }
   }
 
+  /** Stops the loop and waits for a poll in flight, so the client can be closed right after. */
   @Override
   public void close() {
     running = false;
     thread.interrupt();
+    try {
+      thread.join(CLOSE_WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 }

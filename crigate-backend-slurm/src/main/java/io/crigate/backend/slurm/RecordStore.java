@@ -14,6 +14,7 @@ final class RecordStore {
   private static final String CONTAINER = "container/";
   private static final String IMAGE = "image/";
   private static final String LOG = "log/";
+  private static final String LOGIN = "login/";
 
   private final DurableStore store;
   private final ObjectMapper json = new ObjectMapper();
@@ -34,6 +35,10 @@ final class RecordStore {
     write(IMAGE + image.ref(), image);
   }
 
+  void put(Records.Login login) {
+    write(LOGIN + login.key(), login);
+  }
+
   void putLog(String containerId, LogPump.Offsets offsets) {
     write(LOG + containerId, offsets);
   }
@@ -45,6 +50,10 @@ final class RecordStore {
   void removeContainer(String id) {
     store.remove(CONTAINER + id);
     store.remove(LOG + id);
+  }
+
+  void removeLogin(String key) {
+    store.remove(LOGIN + key);
   }
 
   void removeImage(String ref) {
@@ -61,6 +70,10 @@ final class RecordStore {
 
   Map<String, Records.Image> images() {
     return read(IMAGE, Records.Image.class);
+  }
+
+  Map<String, Records.Login> logins() {
+    return read(LOGIN, Records.Login.class);
   }
 
   LogPump.Offsets log(String containerId) {

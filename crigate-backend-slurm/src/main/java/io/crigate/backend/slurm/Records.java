@@ -19,24 +19,25 @@ final class Records {
    * @param submitting set just before sbatch and cleared once the job id is stored: if crigate
    *     dies in between, the job is found again by name instead of being submitted twice
    * @param finish the job's end, null while it has not ended
+   * @param login the {@link ClusterLogin#key()} the job runs under, null for the backend's own cluster
    */
   record Container(String id, String sandboxId, byte[] config, long createdAt, long jobId, boolean submitting,
-      long startedAt, boolean stopRequested, Finish finish) {
+      long startedAt, boolean stopRequested, Finish finish, String login) {
 
     Container submitting(boolean value) {
-      return new Container(id, sandboxId, config, createdAt, jobId, value, startedAt, stopRequested, finish);
+      return new Container(id, sandboxId, config, createdAt, jobId, value, startedAt, stopRequested, finish, login);
     }
 
     Container submitted(long job, long at) {
-      return new Container(id, sandboxId, config, createdAt, job, false, at, stopRequested, finish);
+      return new Container(id, sandboxId, config, createdAt, job, false, at, stopRequested, finish, login);
     }
 
     Container stopping() {
-      return new Container(id, sandboxId, config, createdAt, jobId, submitting, startedAt, true, finish);
+      return new Container(id, sandboxId, config, createdAt, jobId, submitting, startedAt, true, finish, login);
     }
 
     Container finished(Finish end) {
-      return new Container(id, sandboxId, config, createdAt, jobId, submitting, startedAt, stopRequested, end);
+      return new Container(id, sandboxId, config, createdAt, jobId, submitting, startedAt, stopRequested, end, login);
     }
 
     boolean started() {
@@ -46,6 +47,9 @@ final class Records {
 
   /** How a job ended, in the kubelet's words. */
   record Finish(String reason, int exitCode, String message, long startedAt, long finishedAt) {}
+
+  /** A container-supplied cluster login; the password is stored only as sealed by {@link LoginVault}. */
+  record Login(String key, String host, int port, String user, byte[] sealedPassword) {}
 
   /** An image the runner fetched onto the cluster. */
   record Image(String ref, long pulledAt) {}

@@ -8,6 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.UserPrincipalNotFoundException;
 
 /** The layout of the shared work dir: {@code <workDir>/<sandbox>/<container>/{job.sh,stdout,stderr}}. */
 record SandboxDirectory(Path workDir) {
@@ -27,6 +28,22 @@ record SandboxDirectory(Path workDir) {
   static void create(Path dir) {
     try {
       Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * Hands a container's directory to the cluster user its job runs as, so the job can write its
+   * output there. On a shared file system that user has the same name on this node; returns false
+   * when it does not resolve here, and the directory keeps its owner.
+   */
+  static boolean giveTo(Path dir, String user) {
+    try {
+      Files.setOwner(dir, dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(user));
+      return true;
+    } catch (UserPrincipalNotFoundException e) {
+      return false;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -13,9 +13,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,16 +34,17 @@ final class SlurmBackend implements Backend {
   private static final Duration STOP_POLL = Duration.ofMillis(250);
 
   private final String name;
-  private final SlurmClient client;
-  private final JobPoller poller;
+  private final Clusters clusters;
+  private final KnownLoginHosts loginHosts;
   private final RecordStore records;
   private final ImageCatalog images;
   private final JobPlanner planner;
+  private final ImageRunner runner;
   private final SandboxDirectory dirs;
   private final Clock clock;
   private final Map<String, Records.Sandbox> sandboxes = new ConcurrentHashMap<>();
   private final Map<String, Records.Container> containers = new ConcurrentHashMap<>();
-  private final Map<Long, String> containerByJob = new ConcurrentHashMap<>();
+  private final Map<JobKey, String> containerByJob = new ConcurrentHashMap<>();
   private final Map<String, LogPump> pumps = new ConcurrentHashMap<>();
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
   /**
@@ -53,49 +57,66 @@ final class SlurmBackend implements Backend {
   /** Runs between sbatch and storing the job id; tests use it to simulate a crash right there. */
   volatile Runnable afterSubmit = () -> {};
 
-  SlurmBackend(String name, SlurmSettings settings, SlurmClient client, RecordStore records, Clock clock) {
+  /** Job ids are unique per cluster only, and a backend may talk to several (container logins). */
+  private record JobKey(String cluster, long jobId) {}
+
+  SlurmBackend(String name, SlurmSettings settings, SlurmClient configured,
+      Function<ClusterLogin, SlurmClient> connect, RecordStore records, LoginVault vault, Clock clock) {
     this.name = name;
-    this.client = client;
     this.records = records;
     this.clock = clock;
     this.dirs = new SandboxDirectory(settings.workDirPath());
-    ImageRunner runner = ImageRunner.parse(name, settings.runner());
+    this.loginHosts = settings.containerLogins() == null ? null
+        : new KnownLoginHosts(settings.containerLogins().knownHosts());
+    this.runner = ImageRunner.parse(name, settings.runner());
     this.planner = new JobPlanner(settings, runner);
-    this.images = new ImageCatalog(runner, client, records, dirs.images(), clock);
-    this.poller = new JobPoller(client, settings.pollInterval(), this::settled);
+    this.images = new ImageCatalog(runner, configured, records, dirs.images(), clock);
+    this.clusters = new Clusters(configured, connect, records, vault, settings.pollInterval(), this::settled);
     sandboxes.putAll(records.sandboxes());
     containers.putAll(records.containers());
     containers.values().forEach(this::resume);
-    poller.start();
+    // A crash between storing a login and storing its first container leaves a login nobody uses.
+    records.logins().keySet().stream().filter(key -> containers.values().stream().noneMatch(c -> key.equals(c.login())))
+        .forEach(clusters::release);
     if (!unreconciled.isEmpty()) {
       Thread.ofVirtual().name("slurm-reconcile").start(this::reconcileAll);
     }
   }
 
-  /** One batched lookup by job name for every container a restart left without a job id. */
+  /** One batched lookup by job name per cluster for every container a restart left without a job id. */
   private void reconcileAll() {
-    List<String> ids = List.copyOf(unreconciled);
-    try {
-      Map<String, Long> jobs = client.findByNames(ids.stream().map(id -> SlurmClient.NAME_PREFIX + id).toList());
-      for (String id : ids) {
-        synchronized (lock(id)) {
-          Records.Container container = containers.get(id);
-          if (container != null && unreconciled.remove(id)) {
-            settleSubmission(container, jobs);
+    Map<String, List<String>> idsByLogin = unreconciled.stream().map(containers::get).filter(Objects::nonNull)
+        .collect(Collectors.groupingBy(c -> Objects.requireNonNullElse(c.login(), Clusters.CONFIGURED),
+            Collectors.mapping(Records.Container::id, Collectors.toList())));
+    idsByLogin.forEach((login, ids) -> {
+      try {
+        SlurmClient client = clusters.of(login).client();
+        Map<String, Long> jobs = client.findByNames(ids.stream().map(id -> SlurmClient.NAME_PREFIX + id).toList());
+        for (String id : ids) {
+          synchronized (lock(id)) {
+            Records.Container container = containers.get(id);
+            if (container != null && unreconciled.remove(id)) {
+              settleSubmission(container, jobs);
+            }
           }
         }
+      } catch (CrigateException.Unavailable | CrigateException.PermissionDenied e) {
+        LOG.warn("{} submissions on {} not reconciled yet, each is retried on its next use: {}", ids.size(), login,
+            e.getMessage());
       }
-    } catch (CrigateException.Unavailable e) {
-      LOG.warn("{} submissions not reconciled yet, each is retried on its next use: {}", ids.size(), e.getMessage());
-    }
+    });
   }
 
   /** After a restart: follow jobs still running, and settle submissions a crash interrupted. */
   private void resume(Records.Container container) {
     if (container.started()) {
-      containerByJob.put(container.jobId(), container.id());
+      containerByJob.put(new JobKey(clusterKey(container), container.jobId()), container.id());
       if (container.finish() == null) {
-        poller.track(container.jobId());
+        try {
+          cluster(container).poller().track(container.jobId());
+        } catch (CrigateException.Unavailable e) {
+          LOG.warn("container {}: job {} is not followed: {}", container.id(), container.jobId(), e.getMessage());
+        }
       }
       if (!records.log(container.id()).done()) {
         startLog(container);
@@ -120,7 +141,7 @@ final class SlurmBackend implements Backend {
   public StatusResponse status(StatusRequest request) {
     RuntimeCondition.Builder runtime = RuntimeCondition.newBuilder().setType("RuntimeReady").setStatus(true);
     try {
-      poller.state(0);
+      clusters.configured().poller().state(0);
     } catch (CrigateException.Unavailable e) {
       runtime.setStatus(false).setReason("SlurmUnreachable").setMessage(e.getMessage());
     }
@@ -157,14 +178,14 @@ final class SlurmBackend implements Backend {
     return StopPodSandboxResponse.getDefaultInstance();
   }
 
-  /** One scancel for all of the pod's jobs, then one wait: a pod of 200 jobs must not take 200 round trips. */
+  /** One scancel per cluster for all of the pod's jobs, then one wait: a pod of 200 jobs must not take 200 round trips. */
   private void stopJobsOf(String id) {
     List<Records.Container> live = containersOf(id).stream().map(c -> reconcile(c.id()))
         .filter(c -> c.started() && c.finish() == null).map(c -> save(c.stopping())).toList();
-    if (!live.isEmpty()) {
-      client.cancel(live.stream().map(Records.Container::jobId).toList(), "");
-      live.forEach(this::awaitSettled);
-    }
+    live.forEach(c -> removeRunnerContainer(cluster(c), c));
+    live.stream().collect(Collectors.groupingBy(this::clusterKey)).values().forEach(sameCluster ->
+        cluster(sameCluster.getFirst()).client().cancel(sameCluster.stream().map(Records.Container::jobId).toList(), ""));
+    live.forEach(this::awaitSettled);
   }
 
   @Override
@@ -229,15 +250,44 @@ final class SlurmBackend implements Backend {
     String id = Ids.next();
     Path dir = dirs.container(sandbox.id(), id);
     // Planning validates everything the pod supplied before anything is written.
-    JobPlan plan = planner.plan(config, podConfig(sandbox), dir.toString());
+    JobPlan plan = planner.plan(config, podConfig(sandbox), id, dir.toString());
+    Optional<ClusterLogin> login = admitLogin(config);
     String script = JobScript.render(plan, id, sandbox.id());
     SandboxDirectory.create(dir);
+    login.ifPresent(l -> {
+      if (!SandboxDirectory.giveTo(dir, l.user())) {
+        LOG.info("container {}: user {} is unknown on this node; {} keeps its owner", id, l.user(), dir);
+      }
+    });
     SandboxDirectory.write(dir.resolve("job.sh"), script);
-    Records.Container container = new Records.Container(id, sandbox.id(), config.toByteArray(), nowNanos(), 0,
-        false, 0, false, null);
+    Records.Container container = new Records.Container(id, sandbox.id(), withoutPassword(config).toByteArray(),
+        nowNanos(), 0, false, 0, false, null, login.map(ClusterLogin::key).orElse(null));
     records.put(container);
     containers.put(id, container);
     return CreateContainerResponse.newBuilder().setContainerId(id).build();
+  }
+
+  /** The container's own cluster login, checked and connected, or empty for the configured cluster. */
+  private Optional<ClusterLogin> admitLogin(ContainerConfig config) {
+    String container = config.getMetadata().getName();
+    Optional<ClusterLogin> login = ClusterLogin.fromEnv(config, container);
+    login.ifPresent(l -> {
+      if (loginHosts == null) {
+        throw new CrigateException.InvalidArgument(("container %s sets %s, but slurm backend %s does not accept "
+            + "per-container cluster logins: set containerLogins.knownHostsFile in its settings, or remove the "
+            + "variables").formatted(container, ClusterLogin.VARIABLES, name));
+      }
+      loginHosts.check(l, container);
+      clusters.admit(l);
+    });
+    return login;
+  }
+
+  /** The stored config keeps the login's user and host but never its password (the vault holds that). */
+  private static ContainerConfig withoutPassword(ContainerConfig config) {
+    ContainerConfig.Builder stored = config.toBuilder().clearEnvs();
+    config.getEnvsList().stream().filter(kv -> !kv.getKey().equals(ClusterLogin.PASSWORD)).forEach(stored::addEnvs);
+    return stored.build();
   }
 
   @Override
@@ -252,14 +302,15 @@ final class SlurmBackend implements Backend {
       Records.Sandbox sandbox = sandbox(container.sandboxId());
       ContainerConfig config = containerConfig(container);
       Path dir = dirs.container(sandbox.id(), id);
-      JobPlan plan = planner.plan(config, podConfig(sandbox), dir.toString());
+      JobPlan plan = planner.plan(config, podConfig(sandbox), id, dir.toString());
       JobSpec spec = new JobSpec(SlurmClient.NAME_PREFIX + id, id, dir.toString(),
           dir.resolve("stdout").toString(), dir.resolve("stderr").toString(),
           JobScript.render(plan, id, sandbox.id()), plan.options(), plan.submitEnv());
       long jobId;
-      poller.submitting();
+      Clusters.Cluster cluster = cluster(container);
+      cluster.poller().submitting();
       try {
-        jobId = client.submit(spec);
+        jobId = cluster.client().submit(spec);
       } catch (CrigateException.Unavailable e) {
         // sbatch may have been accepted before the connection broke: the next attempt looks the
         // job up by name before submitting again.
@@ -268,8 +319,8 @@ final class SlurmBackend implements Backend {
       }
       afterSubmit.run();
       Records.Container started = save(container.submitted(jobId, nowNanos()));
-      containerByJob.put(jobId, id);
-      poller.track(jobId);
+      containerByJob.put(new JobKey(cluster.key(), jobId), id);
+      cluster.poller().track(jobId);
       startLog(started);
       return StartContainerResponse.getDefaultInstance();
     }
@@ -286,7 +337,7 @@ final class SlurmBackend implements Backend {
         return container;
       }
       Records.Container settled = settleSubmission(container,
-          client.findByNames(List.of(SlurmClient.NAME_PREFIX + id)));
+          cluster(container).client().findByNames(List.of(SlurmClient.NAME_PREFIX + id)));
       unreconciled.remove(id);
       return settled;
     }
@@ -300,8 +351,8 @@ final class SlurmBackend implements Backend {
     }
     LOG.info("container {}: adopted slurm job {} submitted before an interruption", container.id(), job);
     Records.Container adopted = save(container.submitted(job, nowNanos()));
-    containerByJob.put(job, container.id());
-    poller.track(job);
+    containerByJob.put(new JobKey(clusterKey(container), job), container.id());
+    cluster(container).poller().track(job);
     startLog(adopted);
     return adopted;
   }
@@ -324,27 +375,53 @@ final class SlurmBackend implements Backend {
     }
     container = save(container.stopping());
     long jobId = container.jobId();
-    boolean queued = poller.state(jobId).map(job -> job.state().equals("PENDING")).orElse(false);
+    Clusters.Cluster cluster = cluster(container);
+    boolean queued = cluster.poller().state(jobId).map(job -> job.state().equals("PENDING")).orElse(false);
     if (timeoutSeconds <= 0 || queued) {
-      client.cancel(List.of(jobId), "");
+      removeRunnerContainer(cluster, container);
+      cluster.client().cancel(List.of(jobId), "");
     } else {
-      client.cancel(List.of(jobId), "TERM");
-      if (!awaitFinish(id, Duration.ofSeconds(timeoutSeconds))) {
-        client.cancel(List.of(jobId), "KILL");
-        client.cancel(List.of(jobId), "");
+      cluster.client().cancel(List.of(jobId), "TERM");
+      if (!awaitFinish(container, Duration.ofSeconds(timeoutSeconds))) {
+        removeRunnerContainer(cluster, container);
+        cluster.client().cancel(List.of(jobId), "KILL");
+        cluster.client().cancel(List.of(jobId), "");
       }
     }
     awaitSettled(container);
   }
 
+  /**
+   * Removes a running job's runner container from inside its allocation, where the runner lives
+   * (see {@link ImageRunner#forceRemove}). Best effort: the scancel that follows ends the job anyway,
+   * and a job that is still queued has no container yet (srun would wait for its allocation).
+   */
+  private void removeRunnerContainer(Clusters.Cluster cluster, Records.Container container) {
+    List<String> argv = runner.forceRemove(container.id());
+    boolean running = cluster.poller().state(container.jobId()).map(job -> job.state().equals("RUNNING")).orElse(false);
+    if (argv.isEmpty() || !running) {
+      return;
+    }
+    try {
+      CommandResult result = cluster.client().exec(container.jobId(), argv);
+      if (result.exitCode() != 0) {
+        LOG.warn("container {}: {} exited {}: {}", container.id(), argv.getFirst(), result.exitCode(), result.err());
+      }
+    } catch (CrigateException e) {
+      LOG.warn("container {}: could not remove its {} container: {}", container.id(), argv.getFirst(), e.getMessage());
+    }
+  }
+
   private void awaitSettled(Records.Container container) {
-    if (!awaitFinish(container.id(), STOP_SETTLE)) {
+    if (!awaitFinish(container, STOP_SETTLE)) {
       throw new CrigateException.Unavailable("slurm job %d of container %s did not end within %s after scancel"
           .formatted(container.jobId(), container.id(), STOP_SETTLE));
     }
   }
 
-  private boolean awaitFinish(String id, Duration limit) {
+  private boolean awaitFinish(Records.Container container, Duration limit) {
+    String id = container.id();
+    JobPoller poller = cluster(container).poller();
     Instant deadline = clock.instant().plus(limit);
     while (!ended(id)) {
       if (!clock.instant().isBefore(deadline)) {
@@ -391,13 +468,17 @@ final class SlurmBackend implements Backend {
       pump.close();
     }
     if (container.started()) {
-      poller.untrack(container.jobId());
-      containerByJob.remove(container.jobId());
+      cluster(container).poller().untrack(container.jobId());
+      containerByJob.remove(new JobKey(clusterKey(container), container.jobId()));
     }
     SandboxDirectory.delete(dirs.container(container.sandboxId(), id));
     records.removeContainer(id);
     containers.remove(id);
     locks.remove(id);
+    String login = container.login();
+    if (login != null && containers.values().stream().noneMatch(c -> login.equals(c.login()))) {
+      clusters.release(login);
+    }
   }
 
   @Override
@@ -442,7 +523,7 @@ final class SlurmBackend implements Backend {
           .build();
     }
     status.setState(JobOutcome.liveState()).setStartedAt(container.startedAt());
-    poller.state(container.jobId()).ifPresentOrElse(
+    cluster(container).poller().state(container.jobId()).ifPresentOrElse(
         job -> status.setReason(JobOutcome.liveReason(job)).setMessage(JobOutcome.liveMessage(job)),
         () -> status.setMessage("slurm job %d submitted".formatted(container.jobId())));
     return status.build();
@@ -454,7 +535,9 @@ final class SlurmBackend implements Backend {
     if (!container.started() || container.finish() != null) {
       throw new CrigateException.FailedPrecondition("container %s is not running".formatted(container.id()));
     }
-    CommandResult result = client.exec(container.jobId(), request.getCmdList());
+    String image = containerConfig(container).getImage().getImage();
+    CommandResult result = cluster(container).client().exec(container.jobId(),
+        runner.exec(image, container.id(), request.getCmdList()));
     return ExecSyncResponse.newBuilder().setStdout(ByteString.copyFrom(result.stdout()))
         .setStderr(ByteString.copyFrom(result.stderr())).setExitCode(result.exitCode()).build();
   }
@@ -520,8 +603,8 @@ final class SlurmBackend implements Backend {
 
   // ---- helpers
 
-  private void settled(JobState job) {
-    String id = containerByJob.get(job.jobId());
+  private void settled(String cluster, JobState job) {
+    String id = containerByJob.get(new JobKey(cluster, job.jobId()));
     if (id == null) {
       return;
     }
@@ -572,6 +655,14 @@ final class SlurmBackend implements Backend {
     return containers.values().stream().filter(c -> c.sandboxId().equals(sandboxId)).toList();
   }
 
+  private Clusters.Cluster cluster(Records.Container container) {
+    return clusters.of(container.login());
+  }
+
+  private String clusterKey(Records.Container container) {
+    return Objects.requireNonNullElse(container.login(), Clusters.CONFIGURED);
+  }
+
   private Records.Container save(Records.Container container) {
     records.put(container);
     containers.put(container.id(), container);
@@ -620,13 +711,12 @@ final class SlurmBackend implements Backend {
 
   /** The poller, for harnesses that count Slurm commands per poll. */
   JobPoller poller() {
-    return poller;
+    return clusters.configured().poller();
   }
 
   @Override
   public void close() {
-    poller.close();
     pumps.values().forEach(LogPump::close);
-    client.close();
+    clusters.close();
   }
 }

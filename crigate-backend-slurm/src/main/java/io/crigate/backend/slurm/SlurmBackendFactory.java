@@ -4,6 +4,7 @@ import io.crigate.spi.Backend;
 import io.crigate.spi.BackendFactory;
 import io.crigate.spi.InitContext;
 import java.time.ZoneId;
+import java.util.function.Function;
 
 /** {@code type: slurm}: containers as Slurm batch jobs, over local commands, SSH or slurmrestd. */
 public final class SlurmBackendFactory implements BackendFactory {
@@ -21,6 +22,9 @@ public final class SlurmBackendFactory implements BackendFactory {
       case "rest" -> new RestSlurmClient(settings.rest());
       default -> new CliSlurmClient(new LocalCommandRunner(), ZoneId.systemDefault());
     };
-    return new SlurmBackend(context.name(), settings, client, new RecordStore(context.store()), context.clock());
+    Function<ClusterLogin, SlurmClient> connect = login -> new CliSlurmClient(
+        new SshCommandRunner(login.ssh(settings.containerLogins().knownHostsFile())), ZoneId.systemDefault());
+    return new SlurmBackend(context.name(), settings, client, connect, new RecordStore(context.store()),
+        LoginVault.in(context.stateDir()), context.clock());
   }
 }

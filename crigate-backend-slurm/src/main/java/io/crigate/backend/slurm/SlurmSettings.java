@@ -23,6 +23,7 @@ import java.util.Map;
  * @param pollIntervalMillis how often one squeue call refreshes the status of every job
  * @param flavors named sets of sbatch flags that pods select with an annotation
  * @param defaultFlavor the flavor used when a pod names none (may be null)
+ * @param containerLogins whether and how containers may bring their own cluster login (null: they may not)
  */
 record SlurmSettings(
     String workDir,
@@ -32,7 +33,8 @@ record SlurmSettings(
     String runner,
     Integer pollIntervalMillis,
     Map<String, Flavor> flavors,
-    String defaultFlavor) {
+    String defaultFlavor,
+    ContainerLogins containerLogins) {
 
   /** Where sshd runs and how to log in. Password and key are secrets: never logged. */
   record Ssh(String host, Integer port, String user, String privateKeyFile, String password, String knownHostsFile) {
@@ -66,6 +68,17 @@ record SlurmSettings(
     }
   }
 
+  /**
+   * Opt-in for multi-cri's per-container logins (CLUSTER_HOST, _PORT, _USERNAME, _PASSWORD). Only
+   * hosts with a key in {@code knownHostsFile} are logged in to, so a pod cannot make crigate open
+   * SSH connections to arbitrary machines.
+   */
+  record ContainerLogins(String knownHostsFile) {
+    Path knownHosts() {
+      return Path.of(knownHostsFile);
+    }
+  }
+
   /** A named set of sbatch flags, e.g. {@code ["--partition=gpu", "--gres=gpu:1"]}. */
   record Flavor(List<String> flags) {}
 
@@ -80,7 +93,7 @@ record SlurmSettings(
       throw invalid(backend, "unknown setting '%s'".formatted(e.getPropertyName()));
     } catch (IOException | IllegalArgumentException e) {
       throw invalid(backend, "settings do not match the slurm backend's schema (workDir, transport, ssh, rest, "
-          + "runner, pollIntervalMillis, flavors, defaultFlavor)");
+          + "runner, pollIntervalMillis, flavors, defaultFlavor, containerLogins)");
     }
     if (raw == null || raw.workDir == null || !raw.workDir.startsWith("/")) {
       throw invalid(backend, "setting 'workDir' is required and must be an absolute path on the shared file system");
@@ -110,6 +123,10 @@ record SlurmSettings(
         URI.create(rest.url());
       }
       default -> throw invalid(backend, "transport '%s' is not one of local, ssh, rest".formatted(transport));
+    }
+    if (containerLogins != null && (containerLogins.knownHostsFile() == null
+        || !Files.isReadable(containerLogins.knownHosts()))) {
+      throw invalid(backend, "containerLogins.knownHostsFile must name a readable known_hosts file");
     }
     ImageRunner.parse(backend, runner);
     if (defaultFlavor != null && (flavors == null || !flavors.containsKey(defaultFlavor))) {

@@ -77,7 +77,8 @@ final class SshCommandRunner implements CommandRunner {
         fresh.auth().verify(CONNECT_TIMEOUT);
       } catch (IOException e) {
         fresh.close(true);
-        throw e;
+        // The server answered and refused the key or password: retrying will not help.
+        throw new CrigateException.PermissionDenied("ssh %s: login refused: %s".formatted(target(), e.getMessage()));
       }
       session = fresh;
       return fresh;

@@ -232,25 +232,6 @@ class SlurmBackendIT {
     assertThat(Files.readAllLines(rotated)).hasSize(1).allMatch(line -> line.endsWith(" stdout F before"));
   }
 
-  /** multi-cri's CLUSTER_* login is refused at CreateContainer: nothing is stored, so no password lands in a record. */
-  @Test
-  void containerCredentialsAreRefusedBeforeAnythingIsStored() {
-    Path state = tmp.resolve("cred-state");
-    SlurmBackend backend = backend(settings(SlurmCluster.Transport.SSH), state);
-    String sandbox = backend.runPodSandbox(RunPodSandboxRequest.newBuilder()
-        .setConfig(pod("cred", tmp.resolve("logs"), Map.of())).build()).getPodSandboxId();
-
-    assertThatThrownBy(() -> backend.createContainer(CreateContainerRequest.newBuilder().setPodSandboxId(sandbox)
-        .setConfig(container("main", List.of("true"), Map.of("CLUSTER_USERNAME", "alice",
-            "CLUSTER_PASSWORD", "s3cret-pw"))).build()))
-        .isInstanceOf(CrigateException.InvalidArgument.class)
-        .hasMessageContaining("CLUSTER_PASSWORD").hasMessageNotContaining("s3cret-pw");
-    assertThat(backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList()).isEmpty();
-    backend.close();
-    SlurmBackend reopened = backend(settings(SlurmCluster.Transport.SSH), state);
-    assertThat(reopened.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList()).isEmpty();
-  }
-
   @Test
   void badJobSettingsAreRefusedBeforeAnythingIsSubmitted() {
     SlurmBackend backend = backend(SlurmCluster.Transport.LOCAL);
