@@ -46,6 +46,12 @@ final class SlurmBackend implements Backend {
   private final Map<String, Records.Container> containers = new ConcurrentHashMap<>();
   private final Map<JobKey, String> containerByJob = new ConcurrentHashMap<>();
   private final Map<String, LogPump> pumps = new ConcurrentHashMap<>();
+  /**
+   * Jobs planned at CreateContainer, kept until StartContainer so the start, which the kubelet
+   * issues right after, neither parses the configs nor plans again. A restart loses them; start
+   * then plans from the stored configs.
+   */
+  private final Map<String, JobSpec> prepared = new ConcurrentHashMap<>();
   private final Map<String, Object> locks = new ConcurrentHashMap<>();
   /**
    * Containers without a stored job id that may nevertheless have one: after a restart every
@@ -250,21 +256,29 @@ final class SlurmBackend implements Backend {
     String id = Ids.next();
     Path dir = dirs.container(sandbox.id(), id);
     // Planning validates everything the pod supplied before anything is written.
-    JobPlan plan = planner.plan(config, podConfig(sandbox), id, dir.toString());
+    JobSpec spec = jobSpec(sandbox, config, id);
     Optional<ClusterLogin> login = admitLogin(config);
-    String script = JobScript.render(plan, id, sandbox.id());
     SandboxDirectory.create(dir);
     login.ifPresent(l -> {
       if (!SandboxDirectory.giveTo(dir, l.user())) {
         LOG.info("container {}: user {} is unknown on this node; {} keeps its owner", id, l.user(), dir);
       }
     });
-    SandboxDirectory.write(dir.resolve("job.sh"), script);
+    SandboxDirectory.write(dir.resolve("job.sh"), spec.script());
     Records.Container container = new Records.Container(id, sandbox.id(), withoutPassword(config).toByteArray(),
         nowNanos(), 0, false, 0, false, null, login.map(ClusterLogin::key).orElse(null));
     records.put(container);
     containers.put(id, container);
+    prepared.put(id, spec);
     return CreateContainerResponse.newBuilder().setContainerId(id).build();
+  }
+
+  /** The job a container becomes; planning validates everything the pod supplied. */
+  private JobSpec jobSpec(Records.Sandbox sandbox, ContainerConfig config, String id) {
+    Path dir = dirs.container(sandbox.id(), id);
+    JobPlan plan = planner.plan(config, podConfig(sandbox), id, dir.toString());
+    return new JobSpec(SlurmClient.NAME_PREFIX + id, id, dir.toString(), dir.resolve("stdout").toString(),
+        dir.resolve("stderr").toString(), JobScript.render(plan, id, sandbox.id()), plan.options(), plan.submitEnv());
   }
 
   /** The container's own cluster login, checked and connected, or empty for the configured cluster. */
@@ -299,13 +313,9 @@ final class SlurmBackend implements Backend {
         throw new CrigateException.FailedPrecondition("container %s already started as slurm job %d"
             .formatted(id, container.jobId()));
       }
-      Records.Sandbox sandbox = sandbox(container.sandboxId());
-      ContainerConfig config = containerConfig(container);
-      Path dir = dirs.container(sandbox.id(), id);
-      JobPlan plan = planner.plan(config, podConfig(sandbox), id, dir.toString());
-      JobSpec spec = new JobSpec(SlurmClient.NAME_PREFIX + id, id, dir.toString(),
-          dir.resolve("stdout").toString(), dir.resolve("stderr").toString(),
-          JobScript.render(plan, id, sandbox.id()), plan.options(), plan.submitEnv());
+      JobSpec prepared = this.prepared.remove(id);
+      JobSpec spec = prepared != null ? prepared
+          : jobSpec(sandbox(container.sandboxId()), containerConfig(container), id);
       long jobId;
       Clusters.Cluster cluster = cluster(container);
       cluster.poller().submitting();
@@ -463,6 +473,7 @@ final class SlurmBackend implements Backend {
       return;
     }
     stop(id, 0);
+    prepared.remove(id);
     LogPump pump = pumps.remove(id);
     if (pump != null) {
       pump.close();

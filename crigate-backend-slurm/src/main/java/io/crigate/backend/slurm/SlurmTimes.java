@@ -11,8 +11,14 @@ final class SlurmTimes {
   private SlurmTimes() {}
 
   static Instant parse(String text, ZoneId zone) {
+    String value = text.strip();
+    // Most jobs of a poll have an unset end (and queued ones an unset start): answer those without
+    // the cost of a thrown parse exception each.
+    if (value.isEmpty() || !Character.isDigit(value.charAt(0))) {
+      return null;
+    }
     try {
-      return LocalDateTime.parse(text.strip()).atZone(zone).toInstant();
+      return LocalDateTime.parse(value).atZone(zone).toInstant();
     } catch (DateTimeParseException e) {
       return null;
     }
