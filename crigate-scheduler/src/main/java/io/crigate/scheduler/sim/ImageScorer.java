@@ -3,7 +3,6 @@ package io.crigate.scheduler.sim;
 import io.crigate.images.ImageLayers;
 import io.crigate.scheduler.ImageLocality;
 import io.crigate.scheduler.LayerLocality;
-import io.crigate.scheduler.LayerSpread;
 import io.crigate.scheduler.PodLayers;
 import java.util.HashMap;
 import java.util.List;
@@ -74,11 +73,9 @@ sealed interface ImageScorer {
     @Override
     public long[] scores(ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
       PodLayers pod = PodLayers.of(List.of(image));
-      LayerSpread spread = LayerSpread.of(pod, cluster);
-      long[] scores = new long[candidates.size()];
+      long[] scores = LayerLocality.scores(pod, candidates.stream().map(node -> LayerLocality.held(pod, node)).toList());
       for (int i = 0; i < scores.length; i++) {
-        scores[i] = LayerLocality.score(pod, candidates.get(i), spread)
-            * (ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY);
+        scores[i] *= ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY;
       }
       return scores;
     }
