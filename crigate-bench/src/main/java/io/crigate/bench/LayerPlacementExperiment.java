@@ -5,7 +5,6 @@ import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
 import io.crigate.scheduler.ImageLocality;
 import io.crigate.scheduler.LayerLocality;
-import io.crigate.scheduler.LayerSpread;
 import io.crigate.scheduler.PodLayers;
 import io.crigate.scheduler.sim.ResourceScores;
 import java.io.IOException;
@@ -136,17 +135,16 @@ public final class LayerPlacementExperiment implements Callable<Integer> {
   }
 
   private ExperimentNode place(Pod pod, ImageLayers image, List<ExperimentNode> nodes, Random ties) {
-    long[] imageScores = imageScores(image, nodes);
+    List<ExperimentNode> candidates = nodes.stream().filter(node -> node.cpuMillis + pod.cpuMillis() <= NODE_CPU_MILLIS
+        && node.memoryMib + pod.memoryMib() <= NODE_MEMORY_MIB).toList();
+    long[] imageScores = imageScores(image, nodes, candidates);
     ExperimentNode best = null;
     long bestScore = -1;
     int tied = 0;
-    for (int i = 0; i < nodes.size(); i++) {
-      ExperimentNode node = nodes.get(i);
+    for (int i = 0; i < candidates.size(); i++) {
+      ExperimentNode node = candidates.get(i);
       long cpu = node.cpuMillis + pod.cpuMillis();
       long memory = node.memoryMib + pod.memoryMib();
-      if (cpu > NODE_CPU_MILLIS || memory > NODE_MEMORY_MIB) {
-        continue;
-      }
       long score = imageScores[i]
           + (ResourceScores.leastAllocated(cpu, NODE_CPU_MILLIS) + ResourceScores.leastAllocated(memory, NODE_MEMORY_MIB)) / 2
           + ResourceScores.balancedAllocation((double) cpu / NODE_CPU_MILLIS, (double) memory / NODE_MEMORY_MIB);
@@ -161,23 +159,26 @@ public final class LayerPlacementExperiment implements Callable<Integer> {
     return best;
   }
 
-  /** The image part on kube-scheduler's 0..100 scale, computed by crigate-scheduler's score code. */
-  private long[] imageScores(ImageLayers image, List<ExperimentNode> nodes) {
-    long[] scores = new long[nodes.size()];
+  /**
+   * The image part on kube-scheduler's 0..100 scale for each candidate (the nodes that fit), computed
+   * by crigate-scheduler's score code; upstream's counts image holders over all nodes.
+   */
+  private long[] imageScores(ImageLayers image, List<ExperimentNode> nodes, List<ExperimentNode> candidates) {
+    long[] scores = new long[candidates.size()];
     switch (scorer) {
       case "image-locality" -> {
         Map<String, Integer> nodesWithImage = new HashMap<>();
         nodes.forEach(n -> n.imageStatus().keySet().forEach(name -> nodesWithImage.merge(name, 1, Integer::sum)));
         for (int i = 0; i < scores.length; i++) {
-          scores[i] = ImageLocality.score(List.of(image.reference()), nodes.get(i).imageStatus(), nodesWithImage, nodes.size());
+          scores[i] = ImageLocality.score(List.of(image.reference()), candidates.get(i).imageStatus(), nodesWithImage,
+              nodes.size());
         }
       }
       case "layer-locality" -> {
         PodLayers pod = PodLayers.of(List.of(image));
-        LayerSpread spread = LayerSpread.of(pod, nodes);
+        long[] layerScores = LayerLocality.scores(pod, candidates.stream().map(n -> LayerLocality.held(pod, n)).toList());
         for (int i = 0; i < scores.length; i++) {
-          scores[i] = LayerLocality.score(pod, nodes.get(i), spread)
-              * (ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY);
+          scores[i] = layerScores[i] * (ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY);
         }
       }
       default -> { } // resources-only: no image score

@@ -18,10 +18,10 @@ import org.slf4j.LoggerFactory;
  * The extender's verbs, free of HTTP. {@code prioritize} returns {@link LayerLocality} per candidate;
  * {@code filter} (opt-in) fails candidates that publish no layer inventory.
  *
- * <p>The spread factor's node count is the nodes that publish an inventory: crigate knows nothing
- * about the others, and kube-scheduler sends only candidates, not the whole cluster. An image whose
- * layers the registry cannot tell is left out of the pod (its bytes are unknown); a node without an
- * inventory scores 0.
+ * <p>The candidates kube-scheduler sends are the nodes that passed its filters, which is the set the
+ * score compares. An image whose layers the registry cannot tell is left out of the pod (its bytes
+ * are unknown); a node without an inventory is scored as holding none of the pod's layers, since
+ * that is the most it could have to pull.
  */
 final class LayerExtender {
 
@@ -39,11 +39,10 @@ final class LayerExtender {
   List<HostPriority> prioritize(ExtenderArgs args) {
     PodLayers pod = PodLayers.of(resolve(args));
     List<String> candidates = args.nodes().names();
-    LayerIndex.Lookup lookup = index.lookup(pod, candidates);
+    long[] scores = LayerLocality.scores(pod, index.held(pod, candidates));
     List<HostPriority> priorities = new ArrayList<>(candidates.size());
     for (int i = 0; i < candidates.size(); i++) {
-      priorities.add(new HostPriority(candidates.get(i),
-          LayerLocality.score(pod, lookup.heldByCandidate().get(i), lookup.spread())));
+      priorities.add(new HostPriority(candidates.get(i), scores[i]));
     }
     return priorities;
   }

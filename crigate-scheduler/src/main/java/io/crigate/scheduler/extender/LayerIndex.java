@@ -2,7 +2,6 @@ package io.crigate.scheduler.extender;
 
 import io.crigate.images.Layer;
 import io.crigate.images.NodeLayerInventory;
-import io.crigate.scheduler.LayerSpread;
 import io.crigate.scheduler.PodLayers;
 import java.util.ArrayDeque;
 import java.util.BitSet;
@@ -23,9 +22,6 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * <p>Updates come one node at a time from the informer; requests read under a shared lock.
  */
 public final class LayerIndex {
-
-  /** The answers {@code prioritize} needs: the spread, and per candidate which pod layers it holds. */
-  record Lookup(LayerSpread spread, List<boolean[]> heldByCandidate) {}
 
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, Integer> numbers = new HashMap<>();
@@ -92,15 +88,14 @@ public final class LayerIndex {
     }
   }
 
-  Lookup lookup(PodLayers pod, List<String> candidates) {
+  /** Per candidate, aligned with the pod's layers: whether it holds each; all false for a node that publishes nothing. */
+  List<boolean[]> held(PodLayers pod, List<String> candidates) {
     List<Layer> layers = pod.layers();
     lock.readLock().lock();
     try {
       BitSet[] holders = new BitSet[layers.size()];
-      int[] counts = new int[layers.size()];
       for (int i = 0; i < holders.length; i++) {
         holders[i] = nodesByLayer.getOrDefault(layers.get(i).digest(), new BitSet());
-        counts[i] = holders[i].cardinality();
       }
       boolean[][] held = new boolean[candidates.size()][];
       for (int c = 0; c < held.length; c++) {
@@ -110,7 +105,7 @@ public final class LayerIndex {
           held[c][i] = holders[i].get(number);
         }
       }
-      return new Lookup(new LayerSpread(counts, numbers.size()), List.of(held));
+      return List.of(held);
     } finally {
       lock.readLock().unlock();
     }

@@ -3,7 +3,6 @@ package io.crigate.scheduler.sim;
 import io.crigate.images.ImageLayers;
 import io.crigate.scheduler.ImageLocality;
 import io.crigate.scheduler.LayerLocality;
-import io.crigate.scheduler.LayerSpread;
 import io.crigate.scheduler.PodLayers;
 import java.util.HashMap;
 import java.util.List;
@@ -14,7 +13,12 @@ sealed interface ImageScorer {
 
   String name();
 
-  long[] scores(ImageLayers image, List<SimNode> nodes);
+  /**
+   * @param cluster every node, for scores that count holders across the cluster
+   * @param candidates the nodes that fit the pod, as kube-scheduler hands them to score plugins and extenders
+   * @return one score per candidate, in order
+   */
+  long[] scores(ImageLayers image, List<SimNode> cluster, List<SimNode> candidates);
 
   List<ImageScorer> ALL = List.of(new ResourcesOnly(), new UpstreamImageLocality(), new LayerAware());
 
@@ -32,8 +36,8 @@ sealed interface ImageScorer {
     }
 
     @Override
-    public long[] scores(ImageLayers image, List<SimNode> nodes) {
-      return new long[nodes.size()];
+    public long[] scores(ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
+      return new long[candidates.size()];
     }
   }
 
@@ -45,15 +49,15 @@ sealed interface ImageScorer {
     }
 
     @Override
-    public long[] scores(ImageLayers image, List<SimNode> nodes) {
+    public long[] scores(ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
       Map<String, Integer> nodesWithImage = new HashMap<>();
-      for (SimNode node : nodes) {
+      for (SimNode node : cluster) {
         node.imageStatus().keySet().forEach(name -> nodesWithImage.merge(name, 1, Integer::sum));
       }
       List<String> podImages = List.of(image.reference());
-      long[] scores = new long[nodes.size()];
+      long[] scores = new long[candidates.size()];
       for (int i = 0; i < scores.length; i++) {
-        scores[i] = ImageLocality.score(podImages, nodes.get(i).imageStatus(), nodesWithImage, nodes.size());
+        scores[i] = ImageLocality.score(podImages, candidates.get(i).imageStatus(), nodesWithImage, cluster.size());
       }
       return scores;
     }
@@ -67,13 +71,11 @@ sealed interface ImageScorer {
     }
 
     @Override
-    public long[] scores(ImageLayers image, List<SimNode> nodes) {
+    public long[] scores(ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
       PodLayers pod = PodLayers.of(List.of(image));
-      LayerSpread spread = LayerSpread.of(pod, nodes);
-      long[] scores = new long[nodes.size()];
+      long[] scores = LayerLocality.scores(pod, candidates.stream().map(node -> LayerLocality.held(pod, node)).toList());
       for (int i = 0; i < scores.length; i++) {
-        scores[i] = LayerLocality.score(pod, nodes.get(i), spread)
-            * (ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY);
+        scores[i] *= ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY;
       }
       return scores;
     }

@@ -67,16 +67,14 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
 
   private SimNode place(PodArrival pod, ImageLayers image, List<SimNode> cluster, ImageScorer scorer,
       SplittableRandom ties) {
-    // the image score's spread counts all nodes, as upstream counts the whole snapshot
-    long[] imageScores = scorer.scores(image, cluster);
+    // kube-scheduler scores only the nodes that passed the filters; the layer score compares them
+    List<SimNode> candidates = cluster.stream().filter(node -> node.fits(pod)).toList();
+    long[] imageScores = scorer.scores(image, cluster, candidates);
     SimNode best = null;
     long bestScore = Long.MIN_VALUE;
     int tied = 0;
-    for (int i = 0; i < cluster.size(); i++) {
-      SimNode node = cluster.get(i);
-      if (!node.fits(pod)) {
-        continue;
-      }
+    for (int i = 0; i < candidates.size(); i++) {
+      SimNode node = candidates.get(i);
       long score = imageScores[i]
           + ResourceScores.leastAllocated(node, pod, shape)
           + ResourceScores.balancedAllocation(node, pod, shape);

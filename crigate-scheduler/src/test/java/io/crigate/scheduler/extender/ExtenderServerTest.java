@@ -40,8 +40,8 @@ class ExtenderServerTest {
 
   static KubernetesClient client;
 
-  static final Layer BASE = new Layer("sha256:" + "a".repeat(64), 30_000_000);
-  static final Layer APP = new Layer("sha256:" + "b".repeat(64), 10_000_000);
+  static final Layer BASE = new Layer("sha256:" + "a".repeat(64), 300_000_000);
+  static final Layer APP = new Layer("sha256:" + "b".repeat(64), 40_000_000);
   static final Map<String, ImageLayers> REGISTRY = Map.of(
       "127.0.0.1:5000/crigate/base:1", new ImageLayers("127.0.0.1:5000/crigate/base:1", "sha256:" + "1".repeat(64), List.of(BASE)),
       "127.0.0.1:5000/crigate/a:1", new ImageLayers("127.0.0.1:5000/crigate/a:1", "sha256:" + "2".repeat(64), List.of(BASE, APP)));
@@ -103,10 +103,10 @@ class ExtenderServerTest {
     }
     HttpResponse<String> response = post("/crigate/prioritize", body);
     assertThat(response.statusCode()).isEqualTo(200);
-    // pod layers (init base:1 + a:1, BASE counted once): 30 MB + 10 MB = 40 MB; 2 nodes publish.
-    // node-a: (30 x 2/2 + 10 x 1/2) / 40 = 35/40 -> 8;  node-b: 30/40 -> 7;  node-c: no inventory -> 0
+    // pod layers (init base:1 + a:1, BASE counted once): 300 MB + 40 MB. Missing: node-a 0, node-b 40 MB,
+    // node-c (no inventory) 340 MB; extra over node-a: 0 -> 10, round(40/50) = 1 -> 9, round(340/50) capped 2 -> 8
     assertThat(mapper.readTree(response.body())).isEqualTo(mapper.readTree(
-        "[{\"Host\":\"node-a\",\"Score\":8},{\"Host\":\"node-b\",\"Score\":7},{\"Host\":\"node-c\",\"Score\":0}]"));
+        "[{\"Host\":\"node-a\",\"Score\":10},{\"Host\":\"node-b\",\"Score\":9},{\"Host\":\"node-c\",\"Score\":8}]"));
   }
 
   @Test
@@ -132,9 +132,9 @@ class ExtenderServerTest {
   void inventoryChangesReachTheScoreThroughTheWatch() throws Exception {
     publish("node-c", BASE, APP);
     try {
-      // 3 nodes publish; BASE on 3/3, APP on 2/3: node-c (30 + 10 x 2/3) / 40 = 36.67/40 -> 9
+      // node-c now holds both layers: missing 0, like node-a -> 10 (was 8 with no inventory)
       await().untilAsserted(() -> assertThat(mapper.readTree(post("/crigate/prioritize", fixture("args-nodenames.json")).body())
-          .get(2).path("Score").asLong()).isEqualTo(9));
+          .get(2).path("Score").asLong()).isEqualTo(10));
     } finally {
       client.resources(io.crigate.images.NodeImageLayers.class).withName("node-c").delete();
       await().until(() -> index.nodes() == 2);
@@ -142,11 +142,12 @@ class ExtenderServerTest {
   }
 
   @Test
-  void imageTheRegistryDoesNotKnowScoresZeroInsteadOfFailing() throws Exception {
+  void imageTheRegistryDoesNotKnowGivesNoPreferenceInsteadOfFailing() throws Exception {
     String body = fixture("args-nodenames.json").replace("crigate/a:1", "crigate/missing:1").replace("crigate/base:1", "crigate/gone:1");
     HttpResponse<String> response = post("/crigate/prioritize", body);
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(mapper.readTree(response.body())).allSatisfy(p -> assertThat(p.path("Score").asLong()).isZero());
+    // no layers known: nothing to pull anywhere, every node the same 10
+    assertThat(mapper.readTree(response.body())).hasSize(3).allSatisfy(p -> assertThat(p.path("Score").asLong()).isEqualTo(10));
   }
 
   record BadCase(String name, String body, String message) {

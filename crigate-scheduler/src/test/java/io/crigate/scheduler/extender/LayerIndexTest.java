@@ -27,17 +27,15 @@ class LayerIndexTest {
   }
 
   @Test
-  void countsHoldersAndAnswersPerCandidate() {
+  void answersPerCandidateWhichPodLayersItHolds() {
     LayerIndex index = new LayerIndex();
     index.put(inventory("a", X, Y));
     index.put(inventory("b", X));
-    LayerIndex.Lookup lookup = index.lookup(POD, List.of("a", "b", "unknown"));
-    // X on a and b, Y on a only; 2 nodes publish
-    assertThat(lookup.spread().nodesWithLayer()).containsExactly(2, 1);
-    assertThat(lookup.spread().totalNodes()).isEqualTo(2);
-    assertThat(lookup.heldByCandidate().get(0)).containsExactly(true, true);
-    assertThat(lookup.heldByCandidate().get(1)).containsExactly(true, false);
-    assertThat(lookup.heldByCandidate().get(2)).containsExactly(false, false);
+    List<boolean[]> held = index.held(POD, List.of("a", "b", "unknown"));
+    // X on a and b, Y on a only; a node that publishes nothing holds nothing
+    assertThat(held.get(0)).containsExactly(true, true);
+    assertThat(held.get(1)).containsExactly(true, false);
+    assertThat(held.get(2)).containsExactly(false, false);
   }
 
   @Test
@@ -49,9 +47,9 @@ class LayerIndexTest {
     index.remove("b");
     // b's number is free again; c reuses it and must not inherit b's Y
     index.put(inventory("c"));
-    LayerIndex.Lookup lookup = index.lookup(POD, List.of("a", "c"));
-    assertThat(lookup.spread().nodesWithLayer()).containsExactly(1, 0);
-    assertThat(lookup.heldByCandidate().get(1)).containsExactly(false, false);
+    List<boolean[]> held = index.held(POD, List.of("a", "c"));
+    assertThat(held.get(0)).containsExactly(true, false);
+    assertThat(held.get(1)).containsExactly(false, false);
     assertThat(index.publishes("b")).isFalse();
     assertThat(index.nodes()).isEqualTo(2);
   }
