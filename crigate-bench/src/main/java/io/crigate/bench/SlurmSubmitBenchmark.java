@@ -13,7 +13,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,6 +36,7 @@ public final class SlurmSubmitBenchmark {
   private static final Duration POLL = Duration.ofMillis(500);
   private static final Duration WINDOW = Duration.ofSeconds(10);
   private static final int WARMUP_JOBS = 50;
+  private static final int WORKERS = 4;
 
   private SlurmSubmitBenchmark() {}
 
@@ -55,6 +60,7 @@ public final class SlurmSubmitBenchmark {
             round, jobs, seconds[0], jobs / seconds[0], seconds[1], jobs / seconds[1], seconds[0] / seconds[1]);
       }
       System.out.printf("throughput ratio crigate/sbatch = %.2f (all rounds)%n", sbatchTotal / crigateTotal);
+      concurrent(state, workDir, jobs, rounds);
       for (int tracked : List.of(1, 10, jobs)) {
         System.out.printf("tracked jobs %d: %s%n", tracked, rpcsPerPoll(state, workDir, tracked));
       }
@@ -98,6 +104,81 @@ public final class SlurmSubmitBenchmark {
     System.out.printf("  mean per container: plain sbatch %.2f ms; crigate CreateContainer %.2f ms + StartContainer %.2f ms%n",
         sbatchNanos / 1e6 / jobs, createNanos / 1e6 / jobs, (crigateNanos - createNanos) / 1e6 / jobs);
     return new double[] {sbatchNanos / 1e9, crigateNanos / 1e9};
+  }
+
+  /**
+   * The kubelet starts the containers of different pods in parallel (one worker per pod), so the
+   * same comparison with {@link #WORKERS} submitters on each side: a plain sbatch loop spread over
+   * the workers against one container per pod through the backend. Blocks alternate which side
+   * goes first, so neither is always charged for the other's jobs in slurmctld's table.
+   */
+  private static void concurrent(GatewayState state, Path workDir, int jobs, int rounds) throws Exception {
+    double sbatchTotal = 0;
+    double crigateTotal = 0;
+    try (ExecutorService pool = Executors.newFixedThreadPool(WORKERS)) {
+      for (int round = 1; round <= rounds; round++) {
+        double sbatch = 0;
+        double crigate = 0;
+        for (boolean sbatchTurn : round % 2 == 1 ? new boolean[] {true, false} : new boolean[] {false, true}) {
+          if (sbatchTurn) {
+            Path dir = workDir.resolve("parallel-baseline-" + round);
+            Files.createDirectories(dir);
+            int r = round;
+            sbatch = timed(pool, jobs, i -> sbatch(dir, 100 + r, i));
+          } else {
+            long cpuBefore = processCpuNanos();
+            try (Backend backend = backend(state, workDir, "parallel" + round, 0)) {
+              String[] pods = new String[jobs];
+              for (int i = 0; i < jobs; i++) {
+                pods[i] = backend.runPodSandbox(RunPodSandboxRequest.newBuilder()
+                    .setConfig(pod("parallel" + round + "-" + i)).build()).getPodSandboxId();
+              }
+              long cpuStart = processCpuNanos();
+              crigate = timed(pool, jobs, i -> {
+                String id = backend.createContainer(CreateContainerRequest.newBuilder().setPodSandboxId(pods[i])
+                    .setConfig(container(i, List.of("true"))).build()).getContainerId();
+                backend.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+                return 0L;
+              });
+              System.out.printf("  crigate JVM CPU per container %.2f ms (pods created beforehand: %.2f ms each)%n",
+                  (processCpuNanos() - cpuStart) / 1e6 / jobs, (cpuStart - cpuBefore) / 1e6 / jobs);
+              for (String pod : pods) {
+                backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod).build());
+              }
+            }
+          }
+        }
+        sbatchTotal += sbatch;
+        crigateTotal += crigate;
+        System.out.printf("%d workers, round %d: plain sbatch %d jobs in %.2f s (%.1f jobs/s); crigate %.2f s (%.1f jobs/s); ratio %.2f%n",
+            WORKERS, round, jobs, sbatch, jobs / sbatch, crigate, jobs / crigate, sbatch / crigate);
+      }
+    }
+    System.out.printf("%d workers: throughput ratio crigate/sbatch = %.2f (all rounds)%n", WORKERS, sbatchTotal / crigateTotal);
+  }
+
+  private interface Submission {
+    long run(int i) throws Exception;
+  }
+
+  /** Seconds from the first submission to the last one's return, spread over the pool. */
+  private static double timed(ExecutorService pool, int jobs, Submission submission) throws Exception {
+    long start = System.nanoTime();
+    List<Future<Long>> done = new ArrayList<>();
+    for (int i = 0; i < jobs; i++) {
+      int index = i;
+      done.add(pool.submit(() -> submission.run(index)));
+    }
+    for (Future<Long> future : done) {
+      future.get();
+    }
+    return (System.nanoTime() - start) / 1e9;
+  }
+
+  /** CPU time of this JVM, all threads: what crigate's own work costs the node's cores. */
+  private static long processCpuNanos() {
+    return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+        .getOperatingSystemMXBean()).getProcessCpuTime();
   }
 
   /** One plain submission of the same job; returns its nanoseconds. */

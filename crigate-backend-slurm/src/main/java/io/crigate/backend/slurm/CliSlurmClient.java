@@ -60,11 +60,15 @@ final class CliSlurmClient implements SlurmClient {
   }
 
   @Override
-  public List<JobState> queue() {
+  public List<JobState> queue(Set<Long> jobIds) {
     CommandResult result = checked("squeue", runner.run(
         List.of("squeue", "--me", "--noheader", "--states=all", "--Format=" + SQUEUE_FORMAT), new byte[0]));
     List<JobState> jobs = new ArrayList<>();
     for (String line : result.out().split("\n")) {
+      int bar = line.indexOf('|');
+      if (bar <= 0 || !jobIds.contains(jobId(line.substring(0, bar)))) {
+        continue;
+      }
       String[] f = line.split("\\|", -1);
       if (f.length != 8 || !f[1].startsWith(NAME_PREFIX)) {
         continue;
@@ -80,6 +84,15 @@ final class CliSlurmClient implements SlurmClient {
       jobs.add(job);
     }
     return jobs;
+  }
+
+  /** squeue's job id column, or -1 for anything else (an array task such as 12_3 is never ours). */
+  private static long jobId(String text) {
+    try {
+      return Long.parseLong(text.strip());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.crigate.backend.slurm;
 import io.crigate.spi.CrigateException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
@@ -93,7 +94,7 @@ final class Clusters implements AutoCloseable {
     }
     SlurmClient client = connect.apply(login);
     try {
-      client.queue();
+      client.queue(Set.of());
     } catch (RuntimeException e) {
       client.close();
       throw e;

@@ -114,7 +114,7 @@ final class JobPoller implements AutoCloseable {
   }
 
   private void pollOnce() {
-    List<JobState> queue = client.queue();
+    List<JobState> queue = client.queue(tracked);
     Map<Long, JobState> queued = new HashMap<>();
     queue.forEach(job -> queued.put(job.jobId(), job));
     Set<Long> needFinals = ConcurrentHashMap.newKeySet();

@@ -18,6 +18,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 
 /**
@@ -83,10 +84,10 @@ final class RestSlurmClient implements SlurmClient {
   }
 
   @Override
-  public List<JobState> queue() {
+  public List<JobState> queue(Set<Long> jobIds) {
     List<JobState> jobs = new ArrayList<>();
     for (JobState job : jobs()) {
-      if (job.name().startsWith(NAME_PREFIX)) {
+      if (jobIds.contains(job.jobId()) && job.name().startsWith(NAME_PREFIX)) {
         jobs.add(job);
       }
     }

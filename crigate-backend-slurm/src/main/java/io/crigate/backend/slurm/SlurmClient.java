@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The few Slurm operations the backend needs, identical whichever way Slurm is reached (local
@@ -17,8 +18,13 @@ interface SlurmClient extends AutoCloseable {
 
   long submit(JobSpec job);
 
-  /** Every crigate job slurmctld still holds, exit codes of ended ones included, in ONE request. */
-  List<JobState> queue();
+  /**
+   * The states of {@code jobIds} that slurmctld still holds, exit codes of ended ones included, in
+   * ONE request. slurmctld answers with every job of the user (ended ones for MinJobAge), so the
+   * others are skipped before they are parsed: a poll's cost follows the tracked jobs, not the
+   * cluster's recent history.
+   */
+  List<JobState> queue(Set<Long> jobIds);
 
   /**
    * Final states of jobs slurmctld no longer lists (older than MinJobAge, e.g. after crigate was
