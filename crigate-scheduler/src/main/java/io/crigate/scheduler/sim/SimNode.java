@@ -19,6 +19,7 @@ final class SimNode implements NodeLayers {
 
   final String name;
   private final NodeShape shape;
+  private final ImageStoreListener listener;
   int cpuMillis;
   long memoryMib;
   int pods;
@@ -30,8 +31,13 @@ final class SimNode implements NodeLayers {
   private Map<String, Long> status;
 
   SimNode(String name, NodeShape shape) {
+    this(name, shape, ImageStoreListener.NONE);
+  }
+
+  SimNode(String name, NodeShape shape, ImageStoreListener listener) {
     this.name = name;
     this.shape = shape;
+    this.listener = listener;
   }
 
   boolean fits(PodArrival pod) {
@@ -87,6 +93,7 @@ final class SimNode implements NodeLayers {
     diskBytes += pulled;
     images.put(image.reference(), image);
     status = null;
+    listener.pulled(image);
     return pulled;
   }
 
@@ -115,6 +122,7 @@ final class SimNode implements NodeLayers {
       }
     }
     lastUsed.remove(image.reference());
+    listener.removed(image.reference());
   }
 
   private static Iterable<Layer> distinct(ImageLayers image) {
