@@ -3,82 +3,64 @@ package io.crigate.bench;
 import io.crigate.api.cri.v1.ImageSpec;
 import io.crigate.api.cri.v1.ListImagesRequest;
 import io.crigate.api.cri.v1.PullImageRequest;
+import io.crigate.api.cri.v1.RemoveImageRequest;
 import io.crigate.cli.ctl.CriClient;
-import io.crigate.images.Layer;
+import io.crigate.images.ImageLayers;
 import io.crigate.images.RegistryClient;
-import io.crigate.scheduler.NodeImageStatus;
-import io.crigate.scheduler.NodeLayers;
+import io.crigate.scheduler.sim.ImageStoreListener;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * One containerd instance acting as a node: its requested resources, and what it really holds, read
- * back from containerd (ListImages) and resolved to layers through the registry after every pull.
+ * One containerd instance acting as a simulated node's image store: carries out its pulls (CRI
+ * PullImage) and its GC removals (CRI RemoveImage), and after each reads back which layers
+ * containerd holds (ListImages, resolved to layers through the registry) to count the bytes of
+ * layers it newly holds.
  */
-final class ExperimentNode implements NodeLayers, AutoCloseable {
+final class ExperimentNode implements ImageStoreListener, AutoCloseable {
 
   private static final Duration PULL_DEADLINE = Duration.ofMinutes(2);
-  private static final Duration LIST_DEADLINE = Duration.ofSeconds(10);
+  private static final Duration CALL_DEADLINE = Duration.ofSeconds(30);
 
-  final String endpoint;
-  long cpuMillis;
-  long memoryMib;
-  int pods;
   private final CriClient cri;
   private final RegistryClient registry;
-  /** Node status as the kubelet would report it: image name (repo tag) to size. */
-  private Map<String, Long> imageSizes = Map.of();
-  private Set<String> layers = Set.of();
+  /** Layers of the images containerd lists: digest to size. */
+  private Map<String, Long> layers;
+  long newLayerBytes;
+  int removals;
 
   ExperimentNode(String endpoint, RegistryClient registry) {
-    this.endpoint = endpoint;
     this.cri = CriClient.connect(endpoint);
     this.registry = registry;
-    refresh();
-  }
-
-  /** Re-reads the node's images from containerd and their layers from the registry. */
-  void refresh() {
-    Map<String, Long> sizes = new HashMap<>();
-    Set<String> held = new HashSet<>();
-    for (var image : cri.images(LIST_DEADLINE).listImages(ListImagesRequest.getDefaultInstance()).getImagesList()) {
-      for (String tag : image.getRepoTagsList()) {
-        sizes.put(tag, image.getSize());
-        registry.layers(tag).layers().forEach(layer -> held.add(layer.digest()));
-      }
-    }
-    imageSizes = sizes;
-    layers = held;
-  }
-
-  Map<String, Long> imageStatus() {
-    return NodeImageStatus.largest(imageSizes, NodeImageStatus.DEFAULT_MAX_IMAGES);
-  }
-
-  boolean hasImage(String reference) {
-    return imageSizes.containsKey(reference);
+    this.layers = inventory();
   }
 
   @Override
-  public boolean holds(String digest) {
-    return layers.contains(digest);
-  }
-
-  long missingBytes(Iterable<Layer> needed) {
-    long bytes = 0;
-    for (Layer layer : needed) {
-      bytes += holds(layer.digest()) ? 0 : layer.size();
-    }
-    return bytes;
-  }
-
-  void pull(String reference) {
+  public void pulled(ImageLayers image) {
     cri.images(PULL_DEADLINE).pullImage(
-        PullImageRequest.newBuilder().setImage(ImageSpec.newBuilder().setImage(reference)).build());
-    refresh();
+        PullImageRequest.newBuilder().setImage(ImageSpec.newBuilder().setImage(image.reference())).build());
+    Map<String, Long> before = layers;
+    layers = inventory();
+    layers.forEach((digest, size) -> newLayerBytes += before.containsKey(digest) ? 0 : size);
+  }
+
+  @Override
+  public void removed(String reference) {
+    cri.images(CALL_DEADLINE).removeImage(
+        RemoveImageRequest.newBuilder().setImage(ImageSpec.newBuilder().setImage(reference)).build());
+    layers = inventory();
+    removals++;
+  }
+
+  private Map<String, Long> inventory() {
+    Map<String, Long> held = new HashMap<>();
+    for (var image : cri.images(CALL_DEADLINE).listImages(ListImagesRequest.getDefaultInstance()).getImagesList()) {
+      for (String tag : image.getRepoTagsList()) {
+        registry.layers(tag).layers().forEach(layer -> held.put(layer.digest(), layer.size()));
+      }
+    }
+    return held;
   }
 
   @Override
