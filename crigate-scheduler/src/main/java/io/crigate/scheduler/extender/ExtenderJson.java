@@ -1,7 +1,9 @@
 package io.crigate.scheduler.extender;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,10 +14,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * kube-scheduler's extender wire format ({@code k8s.io/kube-scheduler/extender/v1}): Go structs
@@ -27,21 +27,48 @@ final class ExtenderJson {
   private final ObjectMapper mapper =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
+  /**
+   * Streams the top level: NodeNames (thousands of strings on every request) is read straight into
+   * a list, without a tree node per name; Pod and Nodes are small or must be echoed, so they stay trees.
+   */
   ExtenderArgs parseArgs(byte[] body) {
-    JsonNode root;
-    try {
-      root = mapper.readTree(body);
+    JsonNode pod = null;
+    JsonNode nodes = null;
+    List<String> names = null;
+    try (JsonParser parser = mapper.getFactory().createParser(body)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new InvalidArgument("request body must be a JSON object with Pod and Nodes or NodeNames");
+      }
+      while (parser.nextToken() == JsonToken.FIELD_NAME) {
+        String field = parser.currentName().toLowerCase(Locale.ROOT);
+        JsonToken value = parser.nextToken();
+        switch (field) {
+          case "pod" -> pod = parser.readValueAsTree();
+          case "nodes" -> nodes = parser.readValueAsTree();
+          case "nodenames" -> names = value == JsonToken.VALUE_NULL ? null : names(parser);
+          default -> parser.skipChildren();
+        }
+      }
     } catch (JsonProcessingException e) {
       throw new InvalidArgument("request body is not JSON: " + e.getOriginalMessage());
     } catch (IOException e) {
       throw new InvalidArgument("request body unreadable: " + e.getMessage());
     }
-    if (root == null || !root.isObject()) {
-      throw new InvalidArgument("request body must be a JSON object with Pod and Nodes or NodeNames");
+    return new ExtenderArgs(pod(pod), names != null ? new CandidateNodes.Names(names) : nodeList(nodes));
+  }
+
+  private static List<String> names(JsonParser parser) throws IOException {
+    if (parser.currentToken() != JsonToken.START_ARRAY) {
+      throw new InvalidArgument("NodeNames must be an array of strings");
     }
-    Map<String, JsonNode> fields = new HashMap<>();
-    root.properties().forEach(e -> fields.put(e.getKey().toLowerCase(Locale.ROOT), e.getValue()));
-    return new ExtenderArgs(pod(fields.get("pod")), nodes(fields.get("nodes"), fields.get("nodenames")));
+    List<String> names = new ArrayList<>();
+    while (parser.nextToken() != JsonToken.END_ARRAY) {
+      if (parser.currentToken() != JsonToken.VALUE_STRING || parser.getText().isEmpty()) {
+        throw new InvalidArgument("NodeNames entry must be a non-empty string");
+      }
+      names.add(parser.getText());
+    }
+    return names;
   }
 
   private Pod pod(JsonNode json) {
@@ -65,15 +92,7 @@ final class ExtenderJson {
     return pod;
   }
 
-  private static CandidateNodes nodes(JsonNode nodeList, JsonNode nodeNames) {
-    if (nodeNames != null && !nodeNames.isNull()) {
-      if (!nodeNames.isArray()) {
-        throw new InvalidArgument("NodeNames must be an array of strings");
-      }
-      List<String> names = new ArrayList<>();
-      nodeNames.forEach(n -> names.add(requireText(n, "NodeNames entry")));
-      return new CandidateNodes.Names(names);
-    }
+  private static CandidateNodes nodeList(JsonNode nodeList) {
     if (nodeList != null && !nodeList.isNull()) {
       if (!nodeList.isObject() || !nodeList.path("items").isArray()) {
         throw new InvalidArgument("Nodes must be a v1.NodeList with an items array");

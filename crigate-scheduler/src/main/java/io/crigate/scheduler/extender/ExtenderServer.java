@@ -68,6 +68,9 @@ public final class ExtenderServer implements AutoCloseable {
   }
 
   private static byte[] body(ServerRequest request) {
+    if (!request.content().hasEntity()) {
+      throw new CrigateException.InvalidArgument("empty request body: expected a JSON object with Pod and Nodes or NodeNames");
+    }
     return request.content().as(byte[].class);
   }
 

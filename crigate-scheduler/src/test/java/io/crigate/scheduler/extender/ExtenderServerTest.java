@@ -169,6 +169,9 @@ class ExtenderServerTest {
             "container c of Pod has no image"),
         new BadCase("NodeNames not an array", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"x:1\"}]}}, \"NodeNames\": \"n\"}",
             "NodeNames must be an array"),
+        new BadCase("NodeNames entry not a string", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"x:1\"}]}}, \"NodeNames\": [\"n\", 3]}",
+            "NodeNames entry must be a non-empty string"),
+        new BadCase("empty body", "", "JSON object"),
         new BadCase("NodeList without items", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"x:1\"}]}}, \"Nodes\": {}}",
             "items array"));
   }

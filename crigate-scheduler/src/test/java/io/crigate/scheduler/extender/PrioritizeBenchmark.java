@@ -8,10 +8,13 @@ import io.crigate.images.NodeLayerInventory;
 import io.crigate.scheduler.ImageLocality;
 import io.crigate.scheduler.NodeImageStatus;
 import io.crigate.scheduler.sim.ImageCatalog;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -88,7 +91,51 @@ public final class PrioritizeBenchmark {
           () -> post(http, uri, byName));
       report("HTTP round trip, full NodeList (%d KB request)".formatted(byList.length / 1024), Math.max(50, iterations / 10),
           () -> post(http, uri, byList));
+      outOfProcessClient(uri, byName, iterations);
     }
+  }
+
+  /**
+   * The NodeNames round trip again, with the client in its own process as kube-scheduler is: one
+   * curl process posting the request {@code iterations} times, one at a time, over one kept-alive
+   * HTTP/1.1 connection, and reporting each transfer's total time in microseconds. The JDK client
+   * above shares this JVM's two cores, heap and GC with the server, which a real scheduler does not.
+   */
+  private static void outOfProcessClient(URI uri, byte[] body, int iterations) throws Exception {
+    Path file = Files.createTempFile("prioritize", ".json");
+    Path config = Files.createTempFile("prioritize", ".curl");
+    try {
+      Files.write(file, body);
+      int warmup = Math.max(20, iterations / 5);
+      StringBuilder transfers = new StringBuilder();
+      for (int i = 0; i < warmup + iterations; i++) {
+        transfers.append("url = \"").append(uri).append("\"\noutput = \"/dev/null\"\n");
+      }
+      Files.writeString(config, transfers);
+      String out = run(List.of("curl", "--silent", "--show-error", "--fail", "--config", config.toString(),
+          "--data-binary", "@" + file, "--header", "Content-Type: application/json",
+          "--write-out", "%{time_total} %{num_connects}\\n"));
+      List<String> rows = out.lines().skip(warmup).toList();
+      long[] nanos = rows.stream().mapToLong(r -> Math.round(Double.parseDouble(r.split(" ")[0]) * 1e9)).sorted().toArray();
+      long connects = rows.stream().mapToLong(r -> Long.parseLong(r.split(" ")[1])).sum();
+      System.out.printf(Locale.ROOT, "%-70s n=%5d  p50 %7.3f ms  p99 %7.3f ms  max %7.3f ms  (%d new connections)%n",
+          "HTTP round trip, NodeNames, curl client process", nanos.length, nanos[nanos.length / 2] / 1e6,
+          nanos[(int) Math.ceil(nanos.length * 0.99) - 1] / 1e6, nanos[nanos.length - 1] / 1e6, connects);
+    } catch (IOException noCurl) {
+      System.out.println("curl not found: the out-of-process round trip is not measured");
+    } finally {
+      Files.deleteIfExists(file);
+      Files.deleteIfExists(config);
+    }
+  }
+
+  private static String run(List<String> argv) throws Exception {
+    Process process = new ProcessBuilder(argv).redirectErrorStream(true).start();
+    String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    if (process.waitFor() != 0) {
+      throw new IllegalStateException(String.join(" ", argv) + " failed:\n" + out);
+    }
+    return out;
   }
 
   private static ObjectNode args(ObjectMapper mapper, List<String> images, List<String> nodes, boolean fullList) {
