@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -547,8 +548,13 @@ final class SlurmBackend implements Backend {
       throw new CrigateException.FailedPrecondition("container %s is not running".formatted(container.id()));
     }
     String image = containerConfig(container).getImage().getImage();
-    CommandResult result = cluster(container).client().exec(container.jobId(),
-        runner.exec(image, container.id(), request.getCmdList()));
+    List<String> argv = runner.exec(image, container.id(), request.getCmdList());
+    if (request.getTimeout() > 0) {
+      // coreutils timeout on the compute node: the command ends there, not only our wait for it;
+      // it exits 124 like containerd's timed-out exec probes fail, and KILL follows 2 s after TERM.
+      argv = Stream.concat(Stream.of("timeout", "--kill-after=2", request.getTimeout() + "s"), argv.stream()).toList();
+    }
+    CommandResult result = cluster(container).client().exec(container.jobId(), argv);
     return ExecSyncResponse.newBuilder().setStdout(ByteString.copyFrom(result.stdout()))
         .setStderr(ByteString.copyFrom(result.stderr())).setExitCode(result.exitCode()).build();
   }

@@ -173,6 +173,11 @@ class SlurmBackendIT {
 
     assertThat(response.getExitCode()).isEqualTo(3);
     assertThat(response.getStdout().toStringUtf8()).startsWith("in-job ");
+    // ExecSync's timeout ends the command on the node: exit 124, as coreutils timeout reports it
+    ExecSyncResponse timedOut = backend.execSync(ExecSyncRequest.newBuilder().setContainerId(ids[1])
+        .addAllCmd(List.of("/bin/sh", "-c", "echo started; exec sleep 60")).setTimeout(1).build());
+    assertThat(timedOut.getExitCode()).isEqualTo(124);
+    assertThat(timedOut.getStdout().toStringUtf8()).isEqualTo("started\n");
     backend.stopContainer(StopContainerRequest.newBuilder().setContainerId(ids[1]).setTimeout(0).build());
     assertThat(status(backend, ids[1]).getReason()).isEqualTo("Cancelled");
     assertThatThrownBy(() -> backend.exec(ExecRequest.getDefaultInstance()))
