@@ -35,7 +35,7 @@ public final class SlurmSubmitBenchmark {
   private static final Pattern RPC = Pattern.compile("^\\s+(\\w+)\\s+\\(\\s*\\d+\\) count:(\\d+)", Pattern.MULTILINE);
   private static final Duration POLL = Duration.ofMillis(500);
   private static final Duration WINDOW = Duration.ofSeconds(10);
-  private static final int WARMUP_JOBS = 50;
+  private static final int WARMUP_JOBS = 300;
   private static final int WORKERS = 4;
 
   private SlurmSubmitBenchmark() {}
@@ -50,7 +50,8 @@ public final class SlurmSubmitBenchmark {
       double sbatchTotal = 0;
       double crigateTotal = 0;
       // Warm-up, not counted: the first containers through a fresh JVM pay for class loading and
-      // JIT compilation of the backend, which a long-running crigate has long paid.
+      // JIT compilation of the backend, which a long-running crigate has long paid. A JFR profile
+      // of a 50-pair warm-up still showed 12 s of JIT compile time across the run.
       interleaved(state, workDir, WARMUP_JOBS, 0);
       for (int round = 1; round <= rounds; round++) {
         double[] seconds = interleaved(state, workDir, jobs, round);
@@ -124,7 +125,10 @@ public final class SlurmSubmitBenchmark {
             Path dir = workDir.resolve("parallel-baseline-" + round);
             Files.createDirectories(dir);
             int r = round;
+            long cpuStart = processCpuNanos();
             sbatch = timed(pool, jobs, i -> sbatch(dir, 100 + r, i));
+            System.out.printf("  plain sbatch: JVM CPU per job %.2f ms (spawning sbatch and reading its output)%n",
+                (processCpuNanos() - cpuStart) / 1e6 / jobs);
           } else {
             long cpuBefore = processCpuNanos();
             try (Backend backend = backend(state, workDir, "parallel" + round, 0)) {
