@@ -102,6 +102,7 @@ public final class SlurmSubmitBenchmark {
       }
       backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod).build());
     }
+    cancelBaselineJobs();
     System.out.printf("  mean per container: plain sbatch %.2f ms; crigate CreateContainer %.2f ms + StartContainer %.2f ms%n",
         sbatchNanos / 1e6 / jobs, createNanos / 1e6 / jobs, (crigateNanos - createNanos) / 1e6 / jobs);
     return new double[] {sbatchNanos / 1e9, crigateNanos / 1e9};
@@ -127,6 +128,7 @@ public final class SlurmSubmitBenchmark {
             int r = round;
             long cpuStart = processCpuNanos();
             sbatch = timed(pool, jobs, i -> sbatch(dir, 100 + r, i));
+            cancelBaselineJobs();
             System.out.printf("  plain sbatch: JVM CPU per job %.2f ms (spawning sbatch and reading its output)%n",
                 (processCpuNanos() - cpuStart) / 1e6 / jobs);
           } else {
@@ -183,6 +185,20 @@ public final class SlurmSubmitBenchmark {
   private static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /**
+   * Cancels the plain jobs still queued once a round is timed, as RemovePodSandbox does for
+   * crigate's: a single node runs a few hundred {@code true} jobs more slowly than they are
+   * submitted, and a backlog would load the machine during the next round.
+   */
+  private static void cancelBaselineJobs() throws Exception {
+    List<String> argv = new ArrayList<>(List.of("scancel"));
+    run("squeue", "--me", "--noheader", "--format=%i %j").lines().filter(line -> line.contains(" bench-baseline-"))
+        .map(line -> line.split(" ")[0]).forEach(argv::add);
+    if (argv.size() > 1) {
+      run(argv.toArray(String[]::new));
+    }
   }
 
   /** One plain submission of the same job; returns its nanoseconds. */
