@@ -300,6 +300,9 @@ final class SlurmBackend implements Backend {
 
   /** The stored config keeps the login's user and host but never its password (the vault holds that). */
   private static ContainerConfig withoutPassword(ContainerConfig config) {
+    if (config.getEnvsList().stream().noneMatch(kv -> kv.getKey().equals(ClusterLogin.PASSWORD))) {
+      return config;
+    }
     ContainerConfig.Builder stored = config.toBuilder().clearEnvs();
     config.getEnvsList().stream().filter(kv -> !kv.getKey().equals(ClusterLogin.PASSWORD)).forEach(stored::addEnvs);
     return stored.build();
