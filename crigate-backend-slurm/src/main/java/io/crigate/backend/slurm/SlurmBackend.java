@@ -500,7 +500,7 @@ final class SlurmBackend implements Backend {
   public ListContainersResponse listContainers(ListContainersRequest request) {
     ListContainersResponse.Builder response = ListContainersResponse.newBuilder();
     for (Records.Container container : containers.values()) {
-      ContainerStatus status = status(container);
+      ContainerStatus status = status(container, false);
       response.addContainers(io.crigate.api.cri.v1.Container.newBuilder().setId(container.id())
           .setPodSandboxId(container.sandboxId()).setMetadata(status.getMetadata()).setImage(status.getImage())
           .setImageRef(status.getImageRef()).setState(status.getState()).setCreatedAt(status.getCreatedAt())
@@ -512,10 +512,16 @@ final class SlurmBackend implements Backend {
   @Override
   public ContainerStatusResponse containerStatus(ContainerStatusRequest request) {
     Records.Container container = reconcile(request.getContainerId());
-    return ContainerStatusResponse.newBuilder().setStatus(status(container)).build();
+    return ContainerStatusResponse.newBuilder().setStatus(status(container, true)).build();
   }
 
-  private ContainerStatus status(Records.Container container) {
+  /**
+   * @param strict whether a cluster whose state is unknown fails the call (ContainerStatus) or the
+   *     job is reported as last known, running, with the reason in the message (ListContainers: one
+   *     login's unreachable host, or a slurmctld outage, must not fail the kubelet's relist of the
+   *     whole node, which would mark it NotReady)
+   */
+  private ContainerStatus status(Records.Container container, boolean strict) {
     ContainerConfig config = containerConfig(container);
     ContainerStatus.Builder status = ContainerStatus.newBuilder()
         .setId(container.id())
@@ -538,8 +544,18 @@ final class SlurmBackend implements Backend {
           .build();
     }
     status.setState(JobOutcome.liveState()).setStartedAt(container.startedAt());
-    cluster(container).poller().state(container.jobId()).ifPresentOrElse(
-        job -> status.setReason(JobOutcome.liveReason(job)).setMessage(JobOutcome.liveMessage(job)),
+    Optional<JobState> job;
+    try {
+      job = cluster(container).poller().state(container.jobId());
+    } catch (CrigateException.Unavailable unknown) {
+      if (strict) {
+        throw unknown;
+      }
+      return status.setMessage("slurm job %d: state unknown: %s".formatted(container.jobId(), unknown.getMessage()))
+          .build();
+    }
+    job.ifPresentOrElse(
+        state -> status.setReason(JobOutcome.liveReason(state)).setMessage(JobOutcome.liveMessage(state)),
         () -> status.setMessage("slurm job %d submitted".formatted(container.jobId())));
     return status.build();
   }

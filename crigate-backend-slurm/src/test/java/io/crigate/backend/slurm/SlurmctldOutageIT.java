@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.crigate.api.cri.v1.ContainerState;
 import io.crigate.api.cri.v1.ContainerStatus;
+import io.crigate.api.cri.v1.ListContainersRequest;
 import io.crigate.api.cri.v1.StatusRequest;
 import io.crigate.spi.CrigateException;
 import java.nio.file.Files;
@@ -40,6 +41,13 @@ class SlurmctldOutageIT {
         await().atMost(Duration.ofSeconds(90)).until(() ->
             catchThrowable(() -> status(backend, ids[1])) instanceof CrigateException.Unavailable);
         assertThat(backend.status(StatusRequest.getDefaultInstance()).getStatus().getConditions(0).getStatus()).isFalse();
+        // the node's relist still sees the job, as last known: a failed ListContainers would make
+        // the kubelet mark the whole node NotReady
+        assertThat(backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList())
+            .singleElement().satisfies(c -> {
+              assertThat(c.getId()).isEqualTo(ids[1]);
+              assertThat(c.getState()).isEqualTo(ContainerState.CONTAINER_RUNNING);
+            });
       } finally {
         run("bash", INFRA.resolve("slurm-up.sh").toString());
       }
