@@ -259,16 +259,22 @@ final class SlurmBackend implements Backend {
     // Planning validates everything the pod supplied before anything is written.
     JobSpec spec = jobSpec(sandbox, config, id);
     Optional<ClusterLogin> login = admitLogin(config);
-    SandboxDirectory.create(dir);
-    login.ifPresent(l -> {
-      if (!SandboxDirectory.giveTo(dir, l.user())) {
-        LOG.info("container {}: user {} is unknown on this node; {} keeps its owner", id, l.user(), dir);
-      }
-    });
-    SandboxDirectory.write(dir.resolve("job.sh"), spec.script());
     Records.Container container = new Records.Container(id, sandbox.id(), withoutPassword(config).toByteArray(),
         nowNanos(), 0, false, 0, false, null, login.map(ClusterLogin::key).orElse(null));
-    records.put(container);
+    try {
+      SandboxDirectory.create(dir);
+      login.ifPresent(l -> {
+        if (!SandboxDirectory.giveTo(dir, l.user())) {
+          LOG.info("container {}: user {} is unknown on this node; {} keeps its owner", id, l.user(), dir);
+        }
+      });
+      SandboxDirectory.write(dir.resolve("job.sh"), spec.script());
+      records.put(container);
+    } catch (RuntimeException e) {
+      // nothing half-made stays behind: the kubelet retries CreateContainer with a fresh id
+      SandboxDirectory.delete(dir);
+      throw e;
+    }
     containers.put(id, container);
     prepared.put(id, spec);
     return CreateContainerResponse.newBuilder().setContainerId(id).build();
