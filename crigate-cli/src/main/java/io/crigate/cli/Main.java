@@ -24,6 +24,20 @@ public final class Main {
     cli.addSubcommand(new io.crigate.cli.ctl.CtlCommand());
     cli.addSubcommand(new SimulateCommand());
     cli.addSubcommand(new ExtenderCommand());
+    cli.setParameterExceptionHandler(Main::usageError);
     return cli;
+  }
+
+  /**
+   * A mistyped option gets one line naming it (and picocli's "did you mean"), not thirty lines of
+   * usage that push the mistake off the screen; the usage is one {@code --help} away.
+   */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine command = e.getCommandLine();
+    command.getErr().println(command.getColorScheme().errorText(
+        command.getCommandSpec().qualifiedName() + ": " + e.getMessage()));
+    CommandLine.UnmatchedArgumentException.printSuggestions(e, command.getErr());
+    command.getErr().println("Run '" + command.getCommandSpec().qualifiedName() + " --help' for usage.");
+    return command.getCommandSpec().exitCodeOnInvalidInput();
   }
 }

@@ -1,0 +1,29 @@
+package io.crigate.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import picocli.CommandLine;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class MainTest {
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "serve --bogus|crigate serve: Unknown option: '--bogus'|crigate serve --help",
+      "serve --dump-formt=json|crigate serve: Unknown option: '--dump-formt=json'|--dump-format",
+      "simulate --seeds=many|crigate simulate: Invalid value for option '--seeds'|crigate simulate --help"})
+  void usageErrorsNameTheProblemInAFewLinesAndExit2(String line, String problem, String hint) {
+    CommandLine cli = Main.commandLine();
+    StringWriter err = new StringWriter();
+    cli.setErr(new PrintWriter(err));
+
+    int exit = cli.execute(line.split(" "));
+
+    assertThat(exit).isEqualTo(2);
+    assertThat(err.toString()).contains(problem).contains(hint).doesNotContain("Usage:");
+    assertThat(err.toString().lines().count()).isLessThanOrEqualTo(5);
+  }
+}
