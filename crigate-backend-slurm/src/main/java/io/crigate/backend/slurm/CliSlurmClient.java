@@ -66,14 +66,15 @@ final class CliSlurmClient implements SlurmClient {
     List<JobState> jobs = new ArrayList<>();
     for (String line : result.out().split("\n")) {
       int bar = line.indexOf('|');
-      if (bar <= 0 || !jobIds.contains(jobId(line.substring(0, bar)))) {
+      long id = bar <= 0 ? -1 : jobId(line.substring(0, bar));
+      if (!jobIds.contains(id)) {
         continue;
       }
       String[] f = line.split("\\|", -1);
       if (f.length != 8 || !f[1].startsWith(NAME_PREFIX)) {
         continue;
       }
-      JobState job = new JobState(Long.parseLong(f[0].strip()), f[1], f[2], f[3], null, null,
+      JobState job = new JobState(id, f[1], f[2], f[3], null, null,
           SlurmTimes.parse(f[5], clusterZone), SlurmTimes.parse(f[6], clusterZone));
       if (job.terminal() && f[4].matches("\\d+")) {
         // squeue prints the raw wait status: exit code in the high byte, signal in the low bits.

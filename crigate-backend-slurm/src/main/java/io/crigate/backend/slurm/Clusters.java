@@ -37,15 +37,25 @@ final class Clusters implements AutoCloseable {
   private final Map<String, ClusterLogin> logins = new ConcurrentHashMap<>();
   private final Map<String, Cluster> open = new ConcurrentHashMap<>();
 
+  /**
+   * @param loginsInUse the login keys stored containers name; any other stored login is what a crash
+   *     between storing a login and storing its first container left behind, and is dropped
+   */
   Clusters(SlurmClient configuredClient, Function<ClusterLogin, SlurmClient> connect, RecordStore records,
-      LoginVault vault, Duration pollInterval, BiConsumer<String, JobState> onSettled) {
+      LoginVault vault, Set<String> loginsInUse, Duration pollInterval, BiConsumer<String, JobState> onSettled) {
     this.connect = connect;
     this.records = records;
     this.vault = vault;
     this.pollInterval = pollInterval;
     this.onSettled = onSettled;
     this.configured = start(CONFIGURED, configuredClient);
-    records.logins().values().forEach(this::remember);
+    records.logins().values().forEach(stored -> {
+      if (loginsInUse.contains(stored.key())) {
+        remember(stored);
+      } else {
+        records.removeLogin(stored.key());
+      }
+    });
   }
 
   private void remember(Records.Login stored) {

@@ -51,9 +51,9 @@ enum ImageRunner {
         if (!workingDir.isEmpty()) {
           words.addAll(List.of("--pwd", workingDir));
         }
-        words.add(isLocalFile(image) ? image : "docker://" + image);
+        words.add(source(image));
       }
-      case ENROOT -> words.addAll(List.of("enroot", "start", isLocalFile(image) ? image : enrootUri(image)));
+      case ENROOT -> words.addAll(List.of("enroot", "start", source(image)));
       case PODMAN -> {
         words.addAll(List.of("podman", "run", "--rm", "--network=host", "--name", SlurmClient.NAME_PREFIX + containerId));
         if (!workingDir.isEmpty()) {
@@ -75,8 +75,8 @@ enum ImageRunner {
     List<String> words = new ArrayList<>();
     switch (this) {
       case NONE -> {}
-      case APPTAINER, SINGULARITY -> words.addAll(List.of(tool(), "exec", isLocalFile(image) ? image : "docker://" + image));
-      case ENROOT -> words.addAll(List.of("enroot", "start", isLocalFile(image) ? image : enrootUri(image)));
+      case APPTAINER, SINGULARITY -> words.addAll(List.of(tool(), "exec", source(image)));
+      case ENROOT -> words.addAll(List.of("enroot", "start", source(image)));
       case PODMAN -> words.addAll(List.of("podman", "exec", SlurmClient.NAME_PREFIX + containerId));
     }
     words.addAll(argv);
@@ -105,6 +105,14 @@ enum ImageRunner {
       case PODMAN -> List.of("podman", "pull", image);
       case NONE -> List.of();
     };
+  }
+
+  /** What apptainer, singularity and enroot are given to run: a local image file as is, else a registry URI. */
+  private String source(String image) {
+    if (isLocalFile(image)) {
+      return image;
+    }
+    return this == ENROOT ? enrootUri(image) : "docker://" + image;
   }
 
   private static boolean isLocalFile(String image) {

@@ -78,13 +78,13 @@ final class SlurmBackend implements Backend {
     this.runner = ImageRunner.parse(name, settings.runner());
     this.planner = new JobPlanner(settings, runner);
     this.images = new ImageCatalog(runner, configured, records, dirs.images(), clock);
-    this.clusters = new Clusters(configured, connect, records, vault, settings.pollInterval(), this::settled);
     sandboxes.putAll(records.sandboxes());
     containers.putAll(records.containers());
+    Set<String> loginsInUse = containers.values().stream().map(Records.Container::login).filter(Objects::nonNull)
+        .collect(Collectors.toSet());
+    this.clusters = new Clusters(configured, connect, records, vault, loginsInUse, settings.pollInterval(),
+        this::settled);
     containers.values().forEach(this::resume);
-    // A crash between storing a login and storing its first container leaves a login nobody uses.
-    records.logins().keySet().stream().filter(key -> containers.values().stream().noneMatch(c -> key.equals(c.login())))
-        .forEach(clusters::release);
     if (!unreconciled.isEmpty()) {
       Thread.ofVirtual().name("slurm-reconcile").start(this::reconcileAll);
     }
@@ -93,8 +93,7 @@ final class SlurmBackend implements Backend {
   /** One batched lookup by job name per cluster for every container a restart left without a job id. */
   private void reconcileAll() {
     Map<String, List<String>> idsByLogin = unreconciled.stream().map(containers::get).filter(Objects::nonNull)
-        .collect(Collectors.groupingBy(c -> Objects.requireNonNullElse(c.login(), Clusters.CONFIGURED),
-            Collectors.mapping(Records.Container::id, Collectors.toList())));
+        .collect(Collectors.groupingBy(this::clusterKey, Collectors.mapping(Records.Container::id, Collectors.toList())));
     idsByLogin.forEach((login, ids) -> {
       try {
         SlurmClient client = clusters.of(login).client();
@@ -418,8 +417,8 @@ final class SlurmBackend implements Backend {
    */
   private void removeRunnerContainer(Clusters.Cluster cluster, Records.Container container) {
     List<String> argv = runner.forceRemove(container.id());
-    boolean running = cluster.poller().state(container.jobId()).map(job -> job.state().equals("RUNNING")).orElse(false);
-    if (argv.isEmpty() || !running) {
+    if (argv.isEmpty()
+        || !cluster.poller().state(container.jobId()).map(job -> job.state().equals("RUNNING")).orElse(false)) {
       return;
     }
     try {
