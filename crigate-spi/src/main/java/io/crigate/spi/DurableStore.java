@@ -12,6 +12,14 @@ public interface DurableStore {
 
   void put(String key, byte[] value);
 
+  /**
+   * Writes several entries at once: all of them or, after a crash, none. Stores that can should
+   * make this one transaction, which is what makes batching worth it.
+   */
+  default void putAll(Map<String, byte[]> entries) {
+    entries.forEach(this::put);
+  }
+
   Optional<byte[]> get(String key);
 
   void remove(String key);

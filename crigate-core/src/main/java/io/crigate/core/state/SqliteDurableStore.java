@@ -21,13 +21,21 @@ final class SqliteDurableStore implements DurableStore {
 
   @Override
   public void put(String key, byte[] value) {
+    putAll(Map.of(key, value));
+  }
+
+  @Override
+  public void putAll(Map<String, byte[]> entries) {
     database.transaction(connection -> {
       try (PreparedStatement statement = connection.prepareStatement(
           "INSERT OR REPLACE INTO backend_entries(backend, key, value) VALUES (?, ?, ?)")) {
-        statement.setString(1, backend);
-        statement.setString(2, key);
-        statement.setBytes(3, value);
-        return statement.executeUpdate();
+        for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+          statement.setString(1, backend);
+          statement.setString(2, entry.getKey());
+          statement.setBytes(3, entry.getValue());
+          statement.addBatch();
+        }
+        return statement.executeBatch().length;
       }
     });
   }

@@ -8,7 +8,9 @@ import io.crigate.spi.DurableStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -97,6 +99,21 @@ class GatewayStateTest {
       assertThat(state.backendStore("slurm").get("job/a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("1")));
       assertThat(state.backendStore("cri").get("job/a")).hasValueSatisfying(v -> assertThat(v).isEqualTo(bytes("other")));
       assertThat(state.backendStore("slurm").get("job/b")).isEmpty();
+    }
+  }
+
+  @Test
+  void putAllWritesEveryEntryOrNone() {
+    try (GatewayState state = GatewayState.open(dir)) {
+      DurableStore slurm = state.backendStore("slurm");
+      slurm.putAll(Map.of("job/a", bytes("1"), "job/b", bytes("2")));
+      Map<String, byte[]> withBadRow = new LinkedHashMap<>();
+      withBadRow.put("job/c", bytes("3"));
+      withBadRow.put("job/d", null); // the column is NOT NULL: the whole batch must roll back
+      assertThatThrownBy(() -> slurm.putAll(withBadRow)).isInstanceOf(CrigateException.Unavailable.class);
+    }
+    try (GatewayState state = GatewayState.open(dir)) {
+      assertThat(state.backendStore("slurm").entries()).containsOnlyKeys("job/a", "job/b");
     }
   }
 
