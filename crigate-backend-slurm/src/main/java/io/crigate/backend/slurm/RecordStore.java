@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crigate.spi.DurableStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -29,6 +30,13 @@ final class RecordStore {
 
   void put(Records.Container container) {
     write(CONTAINER + container.id(), container);
+  }
+
+  /** Several containers in one write: all stored or, after a crash, none. */
+  void putAll(Collection<Records.Container> batch) {
+    Map<String, byte[]> entries = new LinkedHashMap<>();
+    batch.forEach(container -> entries.put(CONTAINER + container.id(), bytes(container)));
+    store.putAll(entries);
   }
 
   void put(Records.Image image) {
@@ -81,8 +89,12 @@ final class RecordStore {
   }
 
   private void write(String key, Object value) {
+    store.put(key, bytes(value));
+  }
+
+  private byte[] bytes(Object value) {
     try {
-      store.put(key, json.writeValueAsBytes(value));
+      return json.writeValueAsBytes(value);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

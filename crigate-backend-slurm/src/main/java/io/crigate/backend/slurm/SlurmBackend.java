@@ -38,6 +38,7 @@ final class SlurmBackend implements Backend {
   private final Clusters clusters;
   private final KnownLoginHosts loginHosts;
   private final RecordStore records;
+  private final ContainerSaves saves;
   private final ImageCatalog images;
   private final JobPlanner planner;
   private final ImageRunner runner;
@@ -71,6 +72,7 @@ final class SlurmBackend implements Backend {
       Function<ClusterLogin, SlurmClient> connect, RecordStore records, LoginVault vault, Clock clock) {
     this.name = name;
     this.records = records;
+    this.saves = new ContainerSaves(records);
     this.clock = clock;
     this.dirs = new SandboxDirectory(settings.workDirPath());
     this.loginHosts = settings.containerLogins() == null ? null
@@ -267,8 +269,7 @@ final class SlurmBackend implements Backend {
           LOG.info("container {}: user {} is unknown on this node; {} keeps its owner", id, l.user(), dir);
         }
       });
-      SandboxDirectory.write(dir.resolve("job.sh"), spec.script());
-      records.put(container);
+      saves.now(container);
     } catch (RuntimeException e) {
       // nothing half-made stays behind: the kubelet retries CreateContainer with a fresh id
       SandboxDirectory.delete(dir);
@@ -337,7 +338,7 @@ final class SlurmBackend implements Backend {
         throw e;
       }
       afterSubmit.run();
-      Records.Container started = save(container.submitted(jobId, nowNanos()));
+      Records.Container started = saveLater(container.submitted(jobId, nowNanos()));
       containerByJob.put(new JobKey(cluster.key(), jobId), id);
       cluster.poller().track(jobId);
       startLog(started);
@@ -492,7 +493,7 @@ final class SlurmBackend implements Backend {
       containerByJob.remove(new JobKey(clusterKey(container), container.jobId()));
     }
     SandboxDirectory.delete(dirs.container(container.sandboxId(), id));
-    records.removeContainer(id);
+    saves.remove(id);
     containers.remove(id);
     locks.remove(id);
     String login = container.login();
@@ -654,7 +655,7 @@ final class SlurmBackend implements Backend {
       if (container == null || container.finish() != null) {
         return;
       }
-      save(container.finished(JobOutcome.finish(job, container.stopRequested(), container.startedAt(), nowNanos())));
+      saveLater(container.finished(JobOutcome.finish(job, container.stopRequested(), container.startedAt(), nowNanos())));
     }
   }
 
@@ -705,7 +706,14 @@ final class SlurmBackend implements Backend {
   }
 
   private Records.Container save(Records.Container container) {
-    records.put(container);
+    saves.now(container);
+    containers.put(container.id(), container);
+    return container;
+  }
+
+  /** For what a restart can learn from Slurm again: see {@link ContainerSaves}. */
+  private Records.Container saveLater(Records.Container container) {
+    saves.later(container);
     containers.put(container.id(), container);
     return container;
   }
@@ -759,5 +767,6 @@ final class SlurmBackend implements Backend {
   public void close() {
     pumps.values().forEach(LogPump::close);
     clusters.close();
+    saves.close();
   }
 }
