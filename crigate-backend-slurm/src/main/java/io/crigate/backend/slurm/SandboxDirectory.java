@@ -10,7 +10,8 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
 
-/** The layout of the shared work dir: {@code <workDir>/<sandbox>/<container>/{job.sh,stdout,stderr}}. */
+/** The layout of the shared work dir: {@code <workDir>/<sandbox>/<container>/{stdout,stderr}}. The batch script is not
+ * written here: sbatch reads it from stdin and slurmctld keeps it ({@code scontrol write batch_script}). */
 record SandboxDirectory(Path workDir) {
 
   Path pod(String sandboxId) {
@@ -44,14 +45,6 @@ record SandboxDirectory(Path workDir) {
       return true;
     } catch (UserPrincipalNotFoundException e) {
       return false;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  static void write(Path file, String content) {
-    try {
-      Files.writeString(file, content);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

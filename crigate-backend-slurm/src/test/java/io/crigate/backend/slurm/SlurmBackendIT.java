@@ -157,7 +157,8 @@ class SlurmBackendIT {
     String env = Files.readString(dir.resolve("env.txt"));
     assertThat(env).contains("VISIBLE=yes").contains("MPI_FLAGS_X=kept")
         .doesNotContain("CLUSTER_TOKEN").doesNotContain("s3cret-pw").doesNotContain("JOB_QUEUE");
-    assertThat(Files.readString(dir.resolve("job.sh"))).doesNotContain("s3cret-pw");
+    assertThat(storedBatchScript(SlurmClient.NAME_PREFIX + ids[1])).contains("export VISIBLE=")
+        .doesNotContain("s3cret-pw");
   }
 
   @Test
@@ -248,6 +249,17 @@ class SlurmBackendIT {
         .setConfig(container("main", List.of("true"), Map.of())).build()))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("--output");
     assertThat(backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList()).isEmpty();
+  }
+
+  /** The script as slurmctld keeps it, which is what anyone with scontrol can read back. */
+  private static String storedBatchScript(String jobName) throws Exception {
+    List<String> jobs = jobsNamed(jobName);
+    assertThat(jobs).hasSize(1);
+    Process scontrol = new ProcessBuilder("scontrol", "write", "batch_script", jobs.getFirst().strip(), "-")
+        .redirectErrorStream(true).start();
+    String script = new String(scontrol.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(scontrol.waitFor()).as(script).isZero();
+    return script;
   }
 
   private static List<String> jobsNamed(String name) throws Exception {
