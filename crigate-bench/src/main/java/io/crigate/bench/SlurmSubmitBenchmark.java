@@ -25,8 +25,10 @@ import java.util.regex.Pattern;
 /**
  * The slurm backend against the real Slurm in one run: (1) submitting N containers through the
  * backend (CreateContainer + StartContainer, durable records in crigate's SQLite state, its poller
- * running at the default interval) against plain sbatch of the same jobs, interleaved pair by pair; (2) slurmctld RPCs per poll interval with
- * 1, 10 and N tracked jobs, read from sdiag, which counts what slurmctld actually served.
+ * running at the default interval) against plain sbatch of the same jobs, interleaved pair by pair,
+ * every job of both sides submitted held so that none runs while the other side is timed; (2)
+ * slurmctld RPCs per poll interval with 1, 10 and N tracked jobs, read from sdiag, which counts
+ * what slurmctld actually served.
  *
  * <p>Usage: {@code SlurmSubmitBenchmark <workDir> <stateDir> [jobs=200] [rounds=2]}; needs SLURM_CONF.
  */
@@ -82,7 +84,7 @@ public final class SlurmSubmitBenchmark {
     long crigateNanos = 0;
     long createNanos = 0;
     try (Backend backend = backend(state, workDir, "round" + round, 0)) {
-      String pod = backend.runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(pod("round" + round)).build())
+      String pod = backend.runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(heldPod("round" + round)).build())
           .getPodSandboxId();
       for (int i = 0; i < jobs; i++) {
         boolean sbatchFirst = i % 2 == 0;
@@ -137,7 +139,7 @@ public final class SlurmSubmitBenchmark {
               String[] pods = new String[jobs];
               for (int i = 0; i < jobs; i++) {
                 pods[i] = backend.runPodSandbox(RunPodSandboxRequest.newBuilder()
-                    .setConfig(pod("parallel" + round + "-" + i)).build()).getPodSandboxId();
+                    .setConfig(heldPod("parallel" + round + "-" + i)).build()).getPodSandboxId();
               }
               long cpuStart = processCpuNanos();
               crigate = timed(pool, jobs, i -> {
@@ -205,7 +207,7 @@ public final class SlurmSubmitBenchmark {
   private static long sbatch(Path dir, int round, int i) throws Exception {
     long start = System.nanoTime();
     Process sbatch = new ProcessBuilder("sbatch", "--parsable", "--job-name=bench-baseline-" + round + "-" + i,
-        "--chdir=" + dir, "--output=/dev/null", "--error=/dev/null", "--export=NONE").start();
+        "--chdir=" + dir, "--output=/dev/null", "--error=/dev/null", "--export=NONE", "--hold").start();
     sbatch.getOutputStream().write("#!/bin/bash\nexec true\n".getBytes(StandardCharsets.UTF_8));
     sbatch.getOutputStream().close();
     sbatch.getInputStream().readAllBytes();
@@ -223,6 +225,15 @@ public final class SlurmSubmitBenchmark {
     }
     return new SlurmBackendFactory().create(new InitContext(name, settings, workDir, state.backendStore(name),
         Clock.systemUTC()));
+  }
+
+  /**
+   * A pod whose jobs are submitted held, as the plain sbatch side's are: the comparison is of
+   * submission, and hundreds of {@code true} jobs started on this single node would load its two
+   * cores during whichever side comes next (a 4-submitter round once measured 0.54, the next 1.14).
+   */
+  private static PodSandboxConfig heldPod(String name) {
+    return pod(name).toBuilder().putAnnotations("slurm-job.vk.io/flags", "--hold").build();
   }
 
   private static PodSandboxConfig pod(String name) {
