@@ -5,6 +5,7 @@ import io.crigate.images.RegistryClientConfig;
 import io.crigate.scheduler.extender.ExtenderServer;
 import io.crigate.scheduler.extender.InventoryInformer;
 import io.crigate.scheduler.extender.LayerIndex;
+import io.crigate.scheduler.extender.NodeLoadInformer;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -21,7 +22,7 @@ import picocli.CommandLine.Spec;
     name = "extender",
     mixinStandardHelpOptions = true,
     description = "Serves kube-scheduler's extender verbs (POST {url-prefix}/prioritize, /filter) from the "
-        + "NodeImageLayers objects crigate publishes and the pod images' registries.")
+        + "NodeImageLayers objects crigate publishes, the nodes' requested CPU and the pod images' registries.")
 final class ExtenderCommand implements Callable<Integer> {
 
   @Option(names = "--listen", defaultValue = "0.0.0.0", description = "Address. Default: ${DEFAULT-VALUE}")
@@ -53,13 +54,14 @@ final class ExtenderCommand implements Callable<Integer> {
     LayerIndex inventories = new LayerIndex();
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         InventoryInformer informer = new InventoryInformer(client, inventories);
-        ExtenderServer server = new ExtenderServer(host, port, urlPrefix, filter, inventories, registry::layers)) {
+        NodeLoadInformer loads = new NodeLoadInformer(client);
+        ExtenderServer server = new ExtenderServer(host, port, urlPrefix, filter, inventories, loads, registry::layers)) {
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
       stopped.await();
     } catch (KubernetesClientException unreachable) {
       Throwable cause = unreachable.getCause() != null ? unreachable.getCause() : unreachable;
-      spec.commandLine().getErr().println("crigate extender: cannot list NodeImageLayers from the Kubernetes API "
+      spec.commandLine().getErr().println("crigate extender: cannot list NodeImageLayers, Nodes or Pods from the Kubernetes API "
           + "(in-cluster service account, or KUBECONFIG / ~/.kube/config): " + cause);
       return 1;
     }

@@ -1,31 +1,50 @@
 package io.crigate.scheduler;
 
 import io.crigate.images.Layer;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
- * Layer-aware locality: prefers the candidate nodes that would pull the fewest bytes for a pod,
- * counting layers rather than whole images, so a node with the pod's base and runtime layers is
- * preferred even when it never ran the pod's image.
+ * Load-aware layer locality: prefers the candidate nodes that would pull the fewest bytes for a
+ * pod, counting layers rather than whole images, but only where following the layers does not
+ * send the pod to a more loaded node.
  *
  * <pre>
- *   missing(c) = sum of size(l) over the pod's layers l that candidate c does not hold
- *   extra(c)   = missing(c) - min over candidates of missing
- *   score(c)   = 10 - min(2, round(extra(c) / 50 MB))                      in 8..10
+ *   missing(c)   = sum of size(l) over the pod's layers l that candidate c does not hold
+ *   u(c)         = (CPU requested on c + the pod's CPU request) / allocatable CPU of c
+ *   mean         = mean over candidates of (CPU requested / allocatable), before the pod
+ *   c' is an alternative to c  when  u(c') <= mean + 0.11  or  u(c') <= u(c) + 0.03
+ *   extra(c)     = missing(c) - min over c and its alternatives c' of missing(c')
+ *   score(c)     = 10 - min(5, round(extra(c) / 20 MB))                         in 5..10
  * </pre>
  *
- * <p>Only {@code extra} can be saved by choosing a node: bytes every candidate lacks are pulled
- * wherever the pod goes, so they must not separate nodes. The scale is absolute, not a fraction of
- * the pod's size, because a pull costs by its bytes: 40 MB weigh the same in a 100 MB image as in a
- * 1 GB one. The scale
- * turns bytes into kube-scheduler points: one extender point (10 points at weight 1) per 50 MB, so
- * an application's code layer (a few MB) never outweighs resource balance. The cap bounds what any
- * pull can cost to 20 points, about what two or three average pods move the resource scores by: a
- * node that holds a pod's layers wins only while it is nearly as free as the best node, so the pods
- * of a freshly pulled image cannot pile onto the one node that has it. That bound replaces
- * upstream's spread factor (nodes holding the image / all nodes), which also prevents the pile-up
- * but discounts exactly the layers that only one or two nodes hold, where locality saves the most.
- * The constants were chosen on the simulator's seeds 1-5; see docs/scheduling.md.
+ * <p>A node loses points only for the bytes it would pull beyond an <em>alternative</em>: another
+ * candidate that could take the pod without unbalancing the cluster, because it would stay near
+ * the candidates' mean load, or because it is hardly more loaded than the node itself. The
+ * locality preference therefore never pulls a pod onto a node that is clearly more loaded than the
+ * alternatives: the free nodes are simply not charged for the busy node's layers, all score alike
+ * and kube-scheduler's resource scores decide. Sending the pod to a busier node costs balance in
+ * proportion to how far above the others it is; the pod's own request counts in {@code u}, so a
+ * large pod needs a less loaded holder than a small one. When every candidate misses the same
+ * bytes every candidate scores 10: the score never prefers a node for its load alone.
+ *
+ * <p>Only bytes beyond an alternative can be saved, so bytes every candidate lacks do not separate
+ * nodes. The scale is absolute, not a fraction of the pod's size, because a pull costs by its
+ * bytes. 20 MB per extender point (10 kube-scheduler points at weight 1) leaves an application's
+ * code layer (a few MB) at no preference and makes its dependency layer (tens of MB) worth a few
+ * points; the cap of 5 points (50 kube-scheduler points) is what lets a holder at the mean load
+ * beat a node that is a few pods emptier. Without the load condition these constants would
+ * concentrate pods hard; the alternatives are what keeps balance.
+ *
+ * <p>CPU alone measures load: it is the resource whose balance across nodes suffered from the
+ * load-blind score; in the simulator, the larger of the CPU and memory fractions did no better, and
+ * their mean much worse. A candidate whose load
+ * is {@linkplain CpuLoad#known() unknown} is scored load-blind: every candidate is its alternative,
+ * and it is an alternative to every candidate; with no load known at all this is the load-blind
+ * score with the same constants. The mean counts the candidates with known load. The constants
+ * were chosen on the simulator's seeds 1-5; see docs/scheduling.md.
  */
 public final class LayerLocality {
 
@@ -33,30 +52,82 @@ public final class LayerLocality {
   /** kube-scheduler's {@code MaxExtenderPriority}; it multiplies by weight and by 100/10. */
   public static final long MAX_EXTENDER_PRIORITY = 10;
   /** Extra bytes to pull that cost one extender point. */
-  static final long BYTES_PER_POINT = 50_000_000L;
+  static final long BYTES_PER_POINT = 20_000_000L;
   /** The most points a pull can cost, however large. */
-  static final long MAX_PENALTY = 2;
+  static final long MAX_PENALTY = 5;
+  /** How far above the candidates' mean utilization an alternative may end up with the pod. */
+  static final double MEAN_BAND = 0.11;
+  /** How much more utilized than the charged node itself an alternative may be. */
+  static final double NEIGHBOUR_BAND = 0.03;
 
   private LayerLocality() {}
 
   /**
-   * Scores each candidate against the others.
+   * Scores each candidate against its alternatives.
    *
    * @param heldByCandidate per candidate, aligned with the pod's layers: whether it holds each
+   * @param podCpuMillis the CPU the pod requests, as kube-scheduler counts it
+   * @param loads per candidate, in the same order; {@link CpuLoad#UNKNOWN} where not known
    * @return one score per candidate, in order
    */
-  public static long[] scores(PodLayers pod, List<boolean[]> heldByCandidate) {
-    long[] missing = new long[heldByCandidate.size()];
-    long fewest = Long.MAX_VALUE;
-    for (int c = 0; c < missing.length; c++) {
-      missing[c] = missingBytes(pod, heldByCandidate.get(c));
-      fewest = Math.min(fewest, missing[c]);
+  public static long[] scores(PodLayers pod, List<boolean[]> heldByCandidate, long podCpuMillis, List<CpuLoad> loads) {
+    int n = heldByCandidate.size();
+    if (loads.size() != n) {
+      throw new IllegalArgumentException("%d candidates but %d loads".formatted(n, loads.size()));
     }
-    long[] scores = new long[missing.length];
-    for (int c = 0; c < scores.length; c++) {
-      scores[c] = priority(missing[c] - fewest);
+    long[] missing = new long[n];
+    for (int c = 0; c < n; c++) {
+      missing[c] = missingBytes(pod, heldByCandidate.get(c));
+    }
+    double[] after = new double[n];
+    double meanBefore = 0;
+    int[] known = IntStream.range(0, n).filter(c -> loads.get(c).known()).toArray();
+    for (int c : known) {
+      after[c] = loads.get(c).utilizationWith(podCpuMillis);
+      meanBefore += loads.get(c).utilization() / known.length;
+    }
+    long fewest = Long.MAX_VALUE;
+    long fewestNearMean = Long.MAX_VALUE;
+    for (int c = 0; c < n; c++) {
+      fewest = Math.min(fewest, missing[c]);
+      if (!loads.get(c).known() || after[c] <= meanBefore + MEAN_BAND) {
+        fewestNearMean = Math.min(fewestNearMean, missing[c]);
+      }
+    }
+    // known candidates by utilization with the pod, and the fewest missing bytes among the first i + 1
+    int[] byLoad = Arrays.stream(known).boxed().sorted(Comparator.comparingDouble(c -> after[c]))
+        .mapToInt(Integer::intValue).toArray();
+    double[] sortedLoads = new double[byLoad.length];
+    long[] fewestUpTo = new long[byLoad.length];
+    for (int i = 0; i < byLoad.length; i++) {
+      sortedLoads[i] = after[byLoad[i]];
+      fewestUpTo[i] = Math.min(missing[byLoad[i]], i == 0 ? Long.MAX_VALUE : fewestUpTo[i - 1]);
+    }
+    long[] scores = new long[n];
+    for (int c = 0; c < n; c++) {
+      long best = fewest;
+      if (loads.get(c).known()) {
+        int last = lastAtMost(sortedLoads, after[c] + NEIGHBOUR_BAND);
+        best = Math.min(fewestNearMean, fewestUpTo[last]);
+      }
+      scores[c] = priority(missing[c] - best);
     }
     return scores;
+  }
+
+  /** Index of the last value {@code <= limit} in ascending {@code sorted}; the caller's own value guarantees one. */
+  private static int lastAtMost(double[] sorted, double limit) {
+    int low = 0;
+    int high = sorted.length - 1;
+    while (low < high) {
+      int mid = (low + high + 1) >>> 1;
+      if (sorted[mid] <= limit) {
+        low = mid;
+      } else {
+        high = mid - 1;
+      }
+    }
+    return low;
   }
 
   /** Which of the pod's layers the node holds: what {@link #scores} needs from each candidate. */
@@ -80,7 +151,7 @@ public final class LayerLocality {
     return missing;
   }
 
-  /** Maps the bytes a node would pull beyond the best candidate to {@code 8..10}, rounding half up. */
+  /** Maps the bytes a node would pull beyond its best alternative to {@code 5..10}, rounding half up. */
   static long priority(long extraBytes) {
     long penalty = Math.min(MAX_PENALTY, (extraBytes + BYTES_PER_POINT / 2) / BYTES_PER_POINT);
     return MAX_EXTENDER_PRIORITY - penalty;

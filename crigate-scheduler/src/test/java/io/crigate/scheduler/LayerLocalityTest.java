@@ -1,9 +1,11 @@
 package io.crigate.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.images.ImageLayers;
 import io.crigate.images.Layer;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -53,38 +55,115 @@ class LayerLocalityTest {
     return Stream.of(
         // pod 468 MB; both miss 0: extra 0 -> 10 - 0
         new Case("every candidate holds everything", List.of(APP_IMAGE), List.of(full, full), new long[] {10, 10}),
-        // missing 0 and 8 MB: extra 8 MB -> round(0.16) = 0 -> 10: a code layer does not move the pod
+        // missing 0 and 8 MB: extra 8 MB -> round(0.4) = 0 -> 10: a code layer does not move the pod
         new Case("an 8 MB difference is no preference", List.of(APP_IMAGE), List.of(full, noCode), new long[] {10, 10}),
-        // missing 0 and 60 + 8 = 68 MB: round(1.36) = 1 -> 9
-        new Case("tens of MB cost one point", List.of(APP_IMAGE), List.of(full, runtime), new long[] {10, 9}),
-        // missing 0, 168 MB (round(3.36) = 3, capped 2) and 468 MB (round(9.36) = 9, capped 2)
-        new Case("any larger pull costs at most two", List.of(APP_IMAGE), List.of(full, os, empty), new long[] {10, 8, 8}),
-        // nobody holds DEPS + CODE: missing 68, 168, 468 MB; fewest 68 -> extra 0, 100 (2), 400 (capped 2)
+        // missing 0 and 60 + 8 = 68 MB: round(3.4) = 3 -> 7
+        new Case("tens of MB cost a few points", List.of(APP_IMAGE), List.of(full, runtime), new long[] {10, 7}),
+        // missing 0, 168 MB (round(8.4) = 8, capped 5) and 468 MB (round(23.4) = 23, capped 5)
+        new Case("any larger pull costs at most five", List.of(APP_IMAGE), List.of(full, os, empty), new long[] {10, 5, 5}),
+        // nobody holds DEPS + CODE: missing 68, 168, 468 MB; fewest 68 -> extra 0 (10, where 68 MB alone would be 7),
+        // 100 (5) and 400 (capped 5)
         new Case("bytes every candidate lacks do not count", List.of(APP_IMAGE), List.of(runtime, os, empty),
-            new long[] {10, 8, 8}),
-        // the best candidate is not first: missing 168 and 68 -> extra 100 (2) and 0
-        new Case("the best candidate may be anywhere", List.of(APP_IMAGE), List.of(os, runtime), new long[] {8, 10}),
-        // app (OS, SHARED) + sidecar (SHARED, SIDECAR): SHARED is one 20 MB layer; missing 0 and 20 MB -> round(0.4) = 0;
-        // counted twice it would be 40 MB -> round(0.8) = 1 -> 9
+            new long[] {10, 5, 5}),
+        // the best candidate is not first: missing 168 and 68 -> extra 100 (5) and 0
+        new Case("the best candidate may be anywhere", List.of(APP_IMAGE), List.of(os, runtime), new long[] {5, 10}),
+        // app (OS, SHARED) + sidecar (SHARED, SIDECAR): SHARED is one 20 MB layer; missing 0 and 20 MB -> round(1.0) = 1
+        // -> 9; counted twice it would be 40 MB -> 2 -> 8
         new Case("a layer in two containers counts once",
             List.of(image("app:1", OS, SHARED), image("sidecar:1", SHARED, SIDECAR)),
-            List.of(node(OS, SHARED, SIDECAR), node(OS, SIDECAR)), new long[] {10, 10}),
+            List.of(node(OS, SHARED, SIDECAR), node(OS, SIDECAR)), new long[] {10, 9}),
         // a pod without layers (no image resolved) has nothing to pull anywhere: no preference
         new Case("pod without layers", List.of(), List.of(full, empty), new long[] {10, 10}),
         new Case("no candidates", List.of(APP_IMAGE), List.of(), new long[] {}));
   }
 
+  /** Every candidate equally loaded: each is every other's alternative (u differs by 0 < 0.03). */
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
-  void scores(Case c) {
-    PodLayers pod = PodLayers.of(c.images());
-    List<boolean[]> held = c.candidates().stream().map(node -> LayerLocality.held(pod, node)).toList();
-    assertThat(LayerLocality.scores(pod, held)).containsExactly(c.expected());
+  void scoresWithEqualLoads(Case c) {
+    assertThat(scores(c.images(), c.candidates(), 500, Collections.nCopies(c.candidates().size(), cpu(4000))))
+        .containsExactly(c.expected());
+  }
+
+  /** No load known: the load-blind score, the same numbers. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void scoresWithoutLoadsAreLoadBlind(Case c) {
+    assertThat(scores(c.images(), c.candidates(), 500, Collections.nCopies(c.candidates().size(), CpuLoad.UNKNOWN)))
+        .containsExactly(c.expected());
+  }
+
+  static long[] scores(List<ImageLayers> images, List<NodeLayers> candidates, long podCpuMillis, List<CpuLoad> loads) {
+    PodLayers pod = PodLayers.of(images);
+    return LayerLocality.scores(pod, candidates.stream().map(node -> LayerLocality.held(pod, node)).toList(),
+        podCpuMillis, loads);
+  }
+
+  static CpuLoad cpu(long requestedMillis) {
+    return new CpuLoad(requestedMillis, 8000);
+  }
+
+  record LoadCase(String name, List<NodeLayers> candidates, long podCpuMillis, List<CpuLoad> loads, long[] expected) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /**
+   * The app image (468 MB) on a holder and on nodes that hold nothing: a non-holder is charged
+   * round(468 / 20) = 23, capped 5, when the holder is its alternative, and nothing otherwise.
+   * u = (requested + pod) / 8000; the mean is over the requests before the pod.
+   */
+  static Stream<LoadCase> loadCases() {
+    NodeLayers holder = node(OS, RUNTIME, DEPS, CODE);
+    NodeLayers empty = node();
+    return Stream.of(
+        // mean (0.75 + 0.25 + 0.25) / 3 = 0.417; holder u 0.8125 > 0.417 + 0.11 and > 0.3125 + 0.03: no one's alternative
+        new LoadCase("a busy holder does not pull the pod", List.of(holder, empty, empty), 500,
+            List.of(cpu(6000), cpu(2000), cpu(2000)), new long[] {10, 10, 10}),
+        // mean (0.3 + 0.25 + 0.4) / 3 = 0.317; holder u 0.3625 <= 0.427: alternative to both, even to the one at 0.3125
+        new LoadCase("a holder near the mean pulls from every node", List.of(holder, empty, empty), 500,
+            List.of(cpu(2400), cpu(2000), cpu(3200)), new long[] {10, 5, 5}),
+        // mean (0.45 + 0.3 + 0.3) / 3 = 0.35; holder u with a 40 m pod 0.455 <= 0.46: alternative
+        new LoadCase("a small pod follows a holder just below the band", List.of(holder, empty, empty), 40,
+            List.of(cpu(3600), cpu(2400), cpu(2400)), new long[] {10, 5, 5}),
+        // same nodes, 400 m pod: holder u 0.5 > 0.46, and > 0.35 + 0.03: not an alternative
+        new LoadCase("a large pod does not", List.of(holder, empty, empty), 400,
+            List.of(cpu(3600), cpu(2400), cpu(2400)), new long[] {10, 10, 10}),
+        // mean (0.75 + 0.73 + 0) / 3 = 0.493; holder u 0.76 > 0.603, but <= 0.74 + 0.03 of the second node:
+        // that one is charged (5); the idle third (0.01 + 0.03 < 0.76) is not
+        new LoadCase("a holder hardly busier than the node itself is its alternative", List.of(holder, empty, empty), 80,
+            List.of(cpu(6000), cpu(5840), cpu(0)), new long[] {10, 5, 10}),
+        // holder load unknown: alternative to everyone, as without loads
+        new LoadCase("a holder of unknown load pulls like the load-blind score", List.of(holder, empty, empty), 500,
+            List.of(CpuLoad.UNKNOWN, cpu(2000), cpu(2000)), new long[] {10, 5, 5}),
+        // mean over the known (0.75 + 0.25) / 2 = 0.5; the busy holder (0.8125) is the known empty node's alternative
+        // neither by the mean (0.61) nor as a neighbour (0.3425), but every candidate is the unknown node's alternative
+        new LoadCase("a node of unknown load is charged against every candidate", List.of(holder, empty, empty), 500,
+            List.of(cpu(6000), CpuLoad.UNKNOWN, cpu(2000)), new long[] {10, 5, 10}),
+        new LoadCase("load alone never separates nodes: all hold the layers", List.of(holder, holder, holder), 500,
+            List.of(cpu(7000), cpu(0), cpu(3000)), new long[] {10, 10, 10}),
+        new LoadCase("load alone never separates nodes: none holds them", List.of(empty, empty, empty), 500,
+            List.of(cpu(7000), cpu(0), cpu(3000)), new long[] {10, 10, 10}));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("loadCases")
+  void loadDecidesWhichNodesAreAlternatives(LoadCase c) {
+    assertThat(scores(List.of(APP_IMAGE), c.candidates(), c.podCpuMillis(), c.loads())).containsExactly(c.expected());
+  }
+
+  @Test
+  void oneLoadPerCandidate() {
+    PodLayers pod = PodLayers.of(List.of(APP_IMAGE));
+    assertThatThrownBy(() -> LayerLocality.scores(pod, List.of(new boolean[4], new boolean[4]), 500, List.of(cpu(0))))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 candidates but 1 loads");
   }
 
   record Step(long extraBytes, long expected) {}
 
-  /** The rounding boundaries: half a point (25 MB) rounds up to one, one and a half (75 MB) to two. */
+  /** The rounding boundaries: half a point (10 MB) rounds up to one, four and a half (90 MB) to five, the cap. */
   @ParameterizedTest(name = "{0}")
   @MethodSource("steps")
   void priorityRoundsHalfUpAndCaps(Step step) {
@@ -94,11 +173,11 @@ class LayerLocalityTest {
   static Stream<Step> steps() {
     return Stream.of(
         new Step(0, 10),
-        new Step(25 * MB - 1, 10),
-        new Step(25 * MB, 9),
-        new Step(75 * MB - 1, 9),
-        new Step(75 * MB, 8),
-        new Step(10_000 * MB, 8));
+        new Step(10 * MB - 1, 10),
+        new Step(10 * MB, 9),
+        new Step(90 * MB - 1, 6),
+        new Step(90 * MB, 5),
+        new Step(10_000 * MB, 5));
   }
 
   @Test

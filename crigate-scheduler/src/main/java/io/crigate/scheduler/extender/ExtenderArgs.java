@@ -16,6 +16,11 @@ record ExtenderArgs(Pod pod, CandidateNodes nodes) {
         .toList();
   }
 
+  /** The pod's CPU request as kube-scheduler counts it. */
+  long cpuMillis() {
+    return PodCpu.millis(pod.getSpec());
+  }
+
   String podName() {
     var meta = pod.getMetadata();
     return meta == null ? "<unnamed>" : meta.getNamespace() + "/" + meta.getName();

@@ -1,6 +1,7 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.images.ImageLayers;
+import io.crigate.scheduler.CpuLoad;
 import io.crigate.spi.CrigateException;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderValues;
@@ -31,10 +32,11 @@ public final class ExtenderServer implements AutoCloseable {
    * @param urlPrefix the {@code urlPrefix} path of kube-scheduler's extender config, e.g. {@code /crigate}
    * @param port 0 for any free port
    * @param filter whether to serve the {@code filter} verb (off: it answers 404)
+   * @param loads each node's CPU load by name, e.g. a {@link NodeLoadInformer}
    */
   public ExtenderServer(String host, int port, String urlPrefix, boolean filter, LayerIndex inventories,
-      Function<String, ImageLayers> registry) {
-    this.extender = new LayerExtender(inventories, registry);
+      Function<String, CpuLoad> loads, Function<String, ImageLayers> registry) {
+    this.extender = new LayerExtender(inventories, loads, registry);
     String prefix = urlPrefix.endsWith("/") ? urlPrefix.substring(0, urlPrefix.length() - 1) : urlPrefix;
     this.server = WebServer.builder()
         .host(host)

@@ -1,6 +1,7 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.images.ImageLayers;
+import io.crigate.scheduler.CpuLoad;
 import io.crigate.scheduler.LayerLocality;
 import io.crigate.scheduler.PodLayers;
 import java.util.ArrayList;
@@ -21,25 +22,32 @@ import org.slf4j.LoggerFactory;
  * <p>The candidates kube-scheduler sends are the nodes that passed its filters, which is the set the
  * score compares. An image whose layers the registry cannot tell is left out of the pod (its bytes
  * are unknown); a node without an inventory is scored as holding none of the pod's layers, since
- * that is the most it could have to pull.
+ * that is the most it could have to pull. The candidates' CPU loads, which kube-scheduler does not
+ * send, come from {@code loads}; the pod's own CPU request from the pod in the request.
  */
 final class LayerExtender {
 
   private static final Logger LOG = LoggerFactory.getLogger(LayerExtender.class);
 
   private final LayerIndex index;
+  private final Function<String, CpuLoad> loads;
   private final Function<String, ImageLayers> registry;
 
-  /** @param registry looks an image reference up, e.g. {@code RegistryClient::layers} (caches) */
-  LayerExtender(LayerIndex index, Function<String, ImageLayers> registry) {
+  /**
+   * @param loads a node's CPU load by name, e.g. a {@link NodeLoadInformer}; {@link CpuLoad#UNKNOWN} where not known
+   * @param registry looks an image reference up, e.g. {@code RegistryClient::layers} (caches)
+   */
+  LayerExtender(LayerIndex index, Function<String, CpuLoad> loads, Function<String, ImageLayers> registry) {
     this.index = index;
+    this.loads = loads;
     this.registry = registry;
   }
 
   List<HostPriority> prioritize(ExtenderArgs args) {
     PodLayers pod = PodLayers.of(resolve(args));
     List<String> candidates = args.nodes().names();
-    long[] scores = LayerLocality.scores(pod, index.held(pod, candidates));
+    long[] scores = LayerLocality.scores(pod, index.held(pod, candidates), args.cpuMillis(),
+        candidates.stream().map(loads).toList());
     List<HostPriority> priorities = new ArrayList<>(candidates.size());
     for (int i = 0; i < candidates.size(); i++) {
       priorities.add(new HostPriority(candidates.get(i), scores[i]));

@@ -14,11 +14,12 @@ sealed interface ImageScorer {
   String name();
 
   /**
+   * @param pod the pod being placed, for scores that weigh its requests
    * @param cluster every node, for scores that count holders across the cluster
    * @param candidates the nodes that fit the pod, as kube-scheduler hands them to score plugins and extenders
    * @return one score per candidate, in order
    */
-  long[] scores(ImageLayers image, List<SimNode> cluster, List<SimNode> candidates);
+  long[] scores(PodArrival pod, ImageLayers image, List<SimNode> cluster, List<SimNode> candidates);
 
   List<ImageScorer> ALL = List.of(new ResourcesOnly(), new UpstreamImageLocality(), new LayerAware());
 
@@ -36,7 +37,7 @@ sealed interface ImageScorer {
     }
 
     @Override
-    public long[] scores(ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
+    public long[] scores(PodArrival pod, ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
       return new long[candidates.size()];
     }
   }
@@ -49,7 +50,7 @@ sealed interface ImageScorer {
     }
 
     @Override
-    public long[] scores(ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
+    public long[] scores(PodArrival pod, ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
       Map<String, Integer> nodesWithImage = new HashMap<>();
       for (SimNode node : cluster) {
         node.imageStatus().keySet().forEach(name -> nodesWithImage.merge(name, 1, Integer::sum));
@@ -63,7 +64,10 @@ sealed interface ImageScorer {
     }
   }
 
-  /** LayerLocality as the extender returns it (0..10), scaled by kube-scheduler's 100/10 at weight 1. */
+  /**
+   * LayerLocality as the extender returns it (0..10), scaled by kube-scheduler's 100/10 at weight 1,
+   * with each candidate's requested CPU as the extender's load informer sums it.
+   */
   record LayerAware() implements ImageScorer {
     @Override
     public String name() {
@@ -71,9 +75,10 @@ sealed interface ImageScorer {
     }
 
     @Override
-    public long[] scores(ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
-      PodLayers pod = PodLayers.of(List.of(image));
-      long[] scores = LayerLocality.scores(pod, candidates.stream().map(node -> LayerLocality.held(pod, node)).toList());
+    public long[] scores(PodArrival pod, ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
+      PodLayers layers = PodLayers.of(List.of(image));
+      long[] scores = LayerLocality.scores(layers, candidates.stream().map(node -> LayerLocality.held(layers, node)).toList(),
+          pod.cpuMillis(), candidates.stream().map(SimNode::cpuLoad).toList());
       for (int i = 0; i < scores.length; i++) {
         scores[i] *= ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY;
       }

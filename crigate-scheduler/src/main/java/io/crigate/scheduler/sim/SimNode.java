@@ -2,6 +2,7 @@ package io.crigate.scheduler.sim;
 
 import io.crigate.images.ImageLayers;
 import io.crigate.images.Layer;
+import io.crigate.scheduler.CpuLoad;
 import io.crigate.scheduler.NodeImageStatus;
 import io.crigate.scheduler.NodeLayers;
 import java.util.Comparator;
@@ -62,6 +63,11 @@ final class SimNode implements NodeLayers {
     cpuMillis -= pod.cpuMillis();
     memoryMib -= pod.memoryMib();
     pods--;
+  }
+
+  /** Requests of the running pods against the node's CPU, as the layer score weighs them. */
+  CpuLoad cpuLoad() {
+    return new CpuLoad(cpuMillis, shape.cpuMillis());
   }
 
   @Override

@@ -76,7 +76,7 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
       SplittableRandom ties) {
     // kube-scheduler scores only the nodes that passed the filters; the layer score compares them
     List<SimNode> candidates = cluster.stream().filter(node -> node.fits(pod)).toList();
-    long[] imageScores = scorer.scores(image, cluster, candidates);
+    long[] imageScores = scorer.scores(pod, image, cluster, candidates);
     SimNode best = null;
     long bestScore = Long.MIN_VALUE;
     int tied = 0;

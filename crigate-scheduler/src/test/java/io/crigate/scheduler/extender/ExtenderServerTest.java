@@ -10,6 +10,9 @@ import io.crigate.images.Layer;
 import io.crigate.images.NodeImageLayersCodec;
 import io.crigate.images.NodeLayerInventory;
 import io.crigate.spi.CrigateException;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.io.IOException;
@@ -33,7 +36,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Round trips through the real HTTP server with payloads shaped as kube-scheduler sends them;
- * inventories come from NodeImageLayers objects in a (mock) API server, through the informer.
+ * inventories come from NodeImageLayers objects, and loads from Nodes and Pods, in a (mock) API
+ * server, through the informers.
  */
 @EnableKubernetesMockClient(crud = true)
 class ExtenderServerTest {
@@ -50,6 +54,7 @@ class ExtenderServerTest {
   final HttpClient http = HttpClient.newHttpClient();
   static final LayerIndex index = new LayerIndex();
   static InventoryInformer informer;
+  static NodeLoadInformer loads;
   static ExtenderServer server;
 
   @BeforeAll
@@ -57,9 +62,14 @@ class ExtenderServerTest {
     publish("node-a", BASE, APP);
     publish("node-b", BASE);
     // node-c publishes nothing
+    for (String node : List.of("node-a", "node-b", "node-c")) {
+      client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata()
+          .withNewStatus().addToAllocatable("cpu", new Quantity("8")).endStatus().build()).create();
+    }
     informer = new InventoryInformer(client, index);
-    await().until(() -> index.nodes() == 2);
-    server = new ExtenderServer("127.0.0.1", 0, "/crigate", true, index, ref -> {
+    loads = new NodeLoadInformer(client);
+    await().until(() -> index.nodes() == 2 && loads.apply("node-c").known());
+    server = new ExtenderServer("127.0.0.1", 0, "/crigate", true, index, loads, ref -> {
       ImageLayers layers = REGISTRY.get(ref);
       if (layers == null) {
         throw new CrigateException.NotFound("image " + ref);
@@ -71,6 +81,7 @@ class ExtenderServerTest {
   @AfterAll
   static void stop() {
     server.close();
+    loads.close();
     informer.close();
   }
 
@@ -104,9 +115,10 @@ class ExtenderServerTest {
     HttpResponse<String> response = post("/crigate/prioritize", body);
     assertThat(response.statusCode()).isEqualTo(200);
     // pod layers (init base:1 + a:1, BASE counted once): 300 MB + 40 MB. Missing: node-a 0, node-b 40 MB,
-    // node-c (no inventory) 340 MB; extra over node-a: 0 -> 10, round(40/50) = 1 -> 9, round(340/50) capped 2 -> 8
+    // node-c (no inventory) 340 MB. No pods anywhere: equal loads, each node the others' alternative.
+    // Extra over node-a: 0 -> 10, round(40/20) = 2 -> 8, round(340/20) = 17 capped 5 -> 5
     assertThat(mapper.readTree(response.body())).isEqualTo(mapper.readTree(
-        "[{\"Host\":\"node-a\",\"Score\":10},{\"Host\":\"node-b\",\"Score\":9},{\"Host\":\"node-c\",\"Score\":8}]"));
+        "[{\"Host\":\"node-a\",\"Score\":10},{\"Host\":\"node-b\",\"Score\":8},{\"Host\":\"node-c\",\"Score\":5}]"));
   }
 
   @Test
@@ -132,12 +144,30 @@ class ExtenderServerTest {
   void inventoryChangesReachTheScoreThroughTheWatch() throws Exception {
     publish("node-c", BASE, APP);
     try {
-      // node-c now holds both layers: missing 0, like node-a -> 10 (was 8 with no inventory)
+      // node-c now holds both layers: missing 0, like node-a -> 10 (was 5 with no inventory)
       await().untilAsserted(() -> assertThat(mapper.readTree(post("/crigate/prioritize", fixture("args-nodenames.json")).body())
           .get(2).path("Score").asLong()).isEqualTo(10));
     } finally {
       client.resources(io.crigate.images.NodeImageLayers.class).withName("node-c").delete();
       await().until(() -> index.nodes() == 2);
+    }
+  }
+
+  @Test
+  void aBusyHolderStopsPullingOnceItsPodsReachTheInformer() throws Exception {
+    client.pods().inNamespace("default").resource(new PodBuilder().withNewMetadata().withName("busy").endMetadata()
+        .withNewSpec().withNodeName("node-a").addNewContainer().withName("c").withImage("x:1")
+        .withNewResources().addToRequests("cpu", new Quantity("6")).endResources().endContainer().endSpec().build()).create();
+    try {
+      // node-a: (6000 + the pod's 250 m) / 8000 = 0.78, above the mean (0.75 + 0 + 0) / 3 + 0.11 = 0.36 and
+      // above node-b's 0.03 + 0.03: no longer node-b's alternative, so node-b is not charged its 40 MB (8 -> 10).
+      // node-c is still charged against node-b (0.03 <= 0.36): 300 MB -> 5
+      await().untilAsserted(() -> assertThat(mapper.readTree(post("/crigate/prioritize", fixture("args-nodenames.json")).body()))
+          .isEqualTo(mapper.readTree(
+              "[{\"Host\":\"node-a\",\"Score\":10},{\"Host\":\"node-b\",\"Score\":10},{\"Host\":\"node-c\",\"Score\":5}]")));
+    } finally {
+      client.pods().inNamespace("default").withName("busy").delete();
+      await().until(() -> loads.apply("node-a").requestedMillis() == 0);
     }
   }
 
@@ -188,7 +218,7 @@ class ExtenderServerTest {
 
   @Test
   void filterVerbIsOffUnlessAskedFor() throws Exception {
-    try (ExtenderServer prioritizeOnly = new ExtenderServer("127.0.0.1", 0, "/crigate", false, index, REGISTRY::get)) {
+    try (ExtenderServer prioritizeOnly = new ExtenderServer("127.0.0.1", 0, "/crigate", false, index, loads, REGISTRY::get)) {
       URI base = URI.create("http://127.0.0.1:" + prioritizeOnly.port() + "/crigate/");
       String body = fixture("args-nodenames.json");
       assertThat(send(base.resolve("filter"), body).statusCode()).isEqualTo(404);

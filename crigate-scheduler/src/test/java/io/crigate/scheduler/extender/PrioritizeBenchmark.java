@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.images.ImageLayers;
 import io.crigate.images.NodeLayerInventory;
+import io.crigate.scheduler.CpuLoad;
 import io.crigate.scheduler.ImageLocality;
 import io.crigate.scheduler.NodeImageStatus;
 import io.crigate.scheduler.sim.ImageCatalog;
@@ -24,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.function.Function;
 
 /**
  * Latency of {@code prioritize} for a large cluster: N nodes each holding M images drawn from a
@@ -78,13 +80,15 @@ public final class PrioritizeBenchmark {
     byte[] byName = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, false));
     byte[] byList = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, true));
     ExtenderJson json = new ExtenderJson();
-    LayerExtender extender = new LayerExtender(inventories, registry::get);
+    // every node's load known and different, so the score takes its load-aware path
+    Function<String, CpuLoad> loads = node -> new CpuLoad(Math.floorMod(node.hashCode(), 8000), 8000);
+    LayerExtender extender = new LayerExtender(inventories, loads, registry::get);
     ExtenderArgs parsed = json.parseArgs(byName);
     report("LayerLocality, in-process score only", iterations, () -> extender.prioritize(parsed).size());
     report("LayerLocality verb in-process (parse + score + write), NodeNames", iterations,
         () -> json.priorities(extender.prioritize(json.parseArgs(byName))).length);
 
-    try (ExtenderServer server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, inventories, registry::get)) {
+    try (ExtenderServer server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, inventories, loads, registry::get)) {
       HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       URI uri = URI.create("http://127.0.0.1:" + server.port() + "/crigate/prioritize");
       report("HTTP round trip, NodeNames (%d KB request)".formatted(byName.length / 1024), iterations,

@@ -1,0 +1,98 @@
+package io.crigate.scheduler.extender;
+
+import io.crigate.scheduler.CpuLoad;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * Each node's CPU load as kube-scheduler's resource scores see it, kept current by informers over
+ * Nodes (allocatable CPU) and Pods (the requests of the pods bound to each node). kube-scheduler
+ * sends the extender only the pod being scheduled and the candidates' names or Node objects, never
+ * what is already requested on them, so the extender has to count it itself.
+ *
+ * <p>A pod counts from the moment it is bound ({@code spec.nodeName} set) until it succeeds, fails
+ * or is deleted, which is when kube-scheduler stops counting it too.
+ */
+public final class NodeLoadInformer implements Function<String, CpuLoad>, AutoCloseable {
+
+  private record Bound(String node, long cpuMillis) {}
+
+  private final Map<String, Long> allocatableMillis = new ConcurrentHashMap<>();
+  private final Map<String, Long> requestedMillis = new ConcurrentHashMap<>();
+  /** What each counted pod added to its node, to take back when it changes or goes. */
+  private final Map<String, Bound> bound = new ConcurrentHashMap<>();
+  private final SharedIndexInformer<Node> nodes;
+  private final SharedIndexInformer<Pod> pods;
+
+  /** Lists, then watches, every node and every pod; returns once both lists are in. */
+  public NodeLoadInformer(KubernetesClient client) {
+    this.nodes = client.nodes().inform(handler(this::putNode,
+        node -> allocatableMillis.remove(node.getMetadata().getName())));
+    this.pods = client.pods().inAnyNamespace().inform(handler(this::putPod, pod -> count(key(pod), null)));
+  }
+
+  /** The node's load, or {@link CpuLoad#UNKNOWN} for a node not (yet) seen or without allocatable CPU. */
+  @Override
+  public CpuLoad apply(String node) {
+    Long allocatable = allocatableMillis.get(node);
+    return allocatable == null ? CpuLoad.UNKNOWN : new CpuLoad(requestedMillis.getOrDefault(node, 0L), allocatable);
+  }
+
+  private void putNode(Node node) {
+    var status = node.getStatus();
+    allocatableMillis.put(node.getMetadata().getName(), status == null ? 0 : PodCpu.millis(status.getAllocatable()));
+  }
+
+  private void putPod(Pod pod) {
+    String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+    String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
+    boolean counts = node != null && !node.isEmpty() && !"Succeeded".equals(phase) && !"Failed".equals(phase);
+    count(key(pod), counts ? new Bound(node, PodCpu.millis(pod.getSpec())) : null);
+  }
+
+  private void count(String pod, Bound now) {
+    Bound before = now == null ? bound.remove(pod) : bound.put(pod, now);
+    if (before != null) {
+      requestedMillis.merge(before.node(), -before.cpuMillis(), Long::sum);
+    }
+    if (now != null) {
+      requestedMillis.merge(now.node(), now.cpuMillis(), Long::sum);
+    }
+  }
+
+  private static String key(Pod pod) {
+    return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+  }
+
+  private static <T> ResourceEventHandler<T> handler(Consumer<T> put, Consumer<T> remove) {
+    return new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(T resource) {
+        put.accept(resource);
+      }
+
+      @Override
+      public void onUpdate(T old, T resource) {
+        put.accept(resource);
+      }
+
+      @Override
+      public void onDelete(T resource, boolean finalStateUnknown) {
+        remove.accept(resource);
+      }
+    };
+  }
+
+  @Override
+  public void close() {
+    pods.close();
+    nodes.close();
+  }
+}
