@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -23,6 +24,10 @@ import java.util.Locale;
  * and so do we for the top-level keys.
  */
 final class ExtenderJson {
+
+  /** Encoded once: written thousands of times per answer. */
+  private static final SerializedString HOST = new SerializedString("Host");
+  private static final SerializedString SCORE = new SerializedString("Score");
 
   private final ObjectMapper mapper =
       new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -119,8 +124,10 @@ final class ExtenderJson {
       json.writeStartArray();
       for (HostPriority p : priorities) {
         json.writeStartObject();
-        json.writeStringField("Host", p.host());
-        json.writeNumberField("Score", p.score());
+        json.writeFieldName(HOST);
+        json.writeString(p.host());
+        json.writeFieldName(SCORE);
+        json.writeNumber(p.score());
         json.writeEndObject();
       }
       json.writeEndArray();

@@ -46,7 +46,7 @@ final class LayerExtender {
   List<HostPriority> prioritize(ExtenderArgs args) {
     PodLayers pod = PodLayers.of(resolve(args));
     List<String> candidates = args.nodes().names();
-    long[] scores = LayerLocality.scores(pod, index.held(pod, candidates), args.cpuMillis(),
+    long[] scores = LayerLocality.scores(index.missingBytes(pod, candidates), args.cpuMillis(),
         candidates.stream().map(loads).toList());
     List<HostPriority> priorities = new ArrayList<>(candidates.size());
     for (int i = 0; i < candidates.size(); i++) {

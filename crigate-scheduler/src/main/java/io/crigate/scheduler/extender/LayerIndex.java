@@ -88,24 +88,28 @@ public final class LayerIndex {
     }
   }
 
-  /** Per candidate, aligned with the pod's layers: whether it holds each; all false for a node that publishes nothing. */
-  List<boolean[]> held(PodLayers pod, List<String> candidates) {
+  /** Per candidate, the bytes of the pod's layers it does not hold; all of them for a node that publishes nothing. */
+  long[] missingBytes(PodLayers pod, List<String> candidates) {
     List<Layer> layers = pod.layers();
     lock.readLock().lock();
     try {
       BitSet[] holders = new BitSet[layers.size()];
+      long total = 0;
       for (int i = 0; i < holders.length; i++) {
         holders[i] = nodesByLayer.getOrDefault(layers.get(i).digest(), new BitSet());
+        total += layers.get(i).size();
       }
-      boolean[][] held = new boolean[candidates.size()][];
-      for (int c = 0; c < held.length; c++) {
+      long[] missing = new long[candidates.size()];
+      for (int c = 0; c < missing.length; c++) {
         Integer number = numbers.get(candidates.get(c));
-        held[c] = new boolean[holders.length];
+        missing[c] = total;
         for (int i = 0; number != null && i < holders.length; i++) {
-          held[c][i] = holders[i].get(number);
+          if (holders[i].get(number)) {
+            missing[c] -= layers.get(i).size();
+          }
         }
       }
-      return List.of(held);
+      return missing;
     } finally {
       lock.readLock().unlock();
     }

@@ -77,7 +77,8 @@ sealed interface ImageScorer {
     @Override
     public long[] scores(PodArrival pod, ImageLayers image, List<SimNode> cluster, List<SimNode> candidates) {
       PodLayers layers = PodLayers.of(List.of(image));
-      long[] scores = LayerLocality.scores(layers, candidates.stream().map(node -> LayerLocality.held(layers, node)).toList(),
+      long[] scores = LayerLocality.scores(
+          candidates.stream().mapToLong(node -> LayerLocality.missingBytes(layers, node)).toArray(),
           pod.cpuMillis(), candidates.stream().map(SimNode::cpuLoad).toList());
       for (int i = 0; i < scores.length; i++) {
         scores[i] *= ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY;

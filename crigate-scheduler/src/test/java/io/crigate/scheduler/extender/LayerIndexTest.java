@@ -27,15 +27,12 @@ class LayerIndexTest {
   }
 
   @Test
-  void answersPerCandidateWhichPodLayersItHolds() {
+  void answersPerCandidateTheBytesOfPodLayersItLacks() {
     LayerIndex index = new LayerIndex();
     index.put(inventory("a", X, Y));
     index.put(inventory("b", X));
-    List<boolean[]> held = index.held(POD, List.of("a", "b", "unknown"));
-    // X on a and b, Y on a only; a node that publishes nothing holds nothing
-    assertThat(held.get(0)).containsExactly(true, true);
-    assertThat(held.get(1)).containsExactly(true, false);
-    assertThat(held.get(2)).containsExactly(false, false);
+    // X (10 bytes) on a and b, Y (20 bytes) on a only; a node that publishes nothing holds nothing
+    assertThat(index.missingBytes(POD, List.of("a", "b", "unknown"))).containsExactly(0, 20, 30);
   }
 
   @Test
@@ -47,9 +44,7 @@ class LayerIndexTest {
     index.remove("b");
     // b's number is free again; c reuses it and must not inherit b's Y
     index.put(inventory("c"));
-    List<boolean[]> held = index.held(POD, List.of("a", "c"));
-    assertThat(held.get(0)).containsExactly(true, false);
-    assertThat(held.get(1)).containsExactly(false, false);
+    assertThat(index.missingBytes(POD, List.of("a", "c"))).containsExactly(20, 30);
     assertThat(index.publishes("b")).isFalse();
     assertThat(index.nodes()).isEqualTo(2);
   }
