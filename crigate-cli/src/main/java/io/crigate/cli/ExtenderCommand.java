@@ -6,6 +6,7 @@ import io.crigate.scheduler.extender.ExtenderServer;
 import io.crigate.scheduler.extender.InventoryInformer;
 import io.crigate.scheduler.extender.LayerIndex;
 import io.crigate.scheduler.extender.NodeLoadInformer;
+import io.crigate.scheduler.extender.NodeLoads;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -52,9 +53,10 @@ final class ExtenderCommand implements Callable<Integer> {
     RegistryClient registry = new RegistryClient(config);
     // in a pod: the service account; elsewhere: KUBECONFIG or ~/.kube/config
     LayerIndex inventories = new LayerIndex();
+    NodeLoads loads = new NodeLoads();
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         InventoryInformer informer = new InventoryInformer(client, inventories);
-        NodeLoadInformer loads = new NodeLoadInformer(client);
+        NodeLoadInformer loadInformer = new NodeLoadInformer(client, loads);
         ExtenderServer server = new ExtenderServer(host, port, urlPrefix, filter, inventories, loads, registry::layers)) {
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));

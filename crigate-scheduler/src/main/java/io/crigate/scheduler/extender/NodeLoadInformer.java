@@ -1,6 +1,5 @@
 package io.crigate.scheduler.extender;
 
-import io.crigate.scheduler.CpuLoad;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -10,7 +9,6 @@ import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * Each node's CPU load as kube-scheduler's resource scores see it, kept current by informers over
@@ -21,21 +19,21 @@ import java.util.function.Function;
  * <p>A pod counts from the moment it is bound ({@code spec.nodeName} set) until it succeeds, fails
  * or is deleted, which is when kube-scheduler stops counting it too.
  */
-public final class NodeLoadInformer implements Function<String, CpuLoad>, AutoCloseable {
+public final class NodeLoadInformer implements AutoCloseable {
 
   private record Bound(String node, long cpuMillis) {}
 
-  private final Map<String, Long> allocatableMillis = new ConcurrentHashMap<>();
-  private final Map<String, Long> requestedMillis = new ConcurrentHashMap<>();
+  private final NodeLoads loads;
   /** What each counted pod added to its node, to take back when it changes or goes. */
   private final Map<String, Bound> bound = new ConcurrentHashMap<>();
   private final SharedIndexInformer<Node> nodes;
   private final SharedIndexInformer<Pod> pods;
 
-  /** Lists, then watches, every node and every pod; returns once both lists are in. */
-  public NodeLoadInformer(KubernetesClient client) {
+  /** Lists, then watches, every node and every pod into {@code loads}; returns once both lists are in. */
+  public NodeLoadInformer(KubernetesClient client, NodeLoads loads) {
+    this.loads = loads;
     this.nodes = client.nodes().inform(handler(this::putNode,
-        node -> allocatableMillis.remove(node.getMetadata().getName())));
+        node -> loads.allocatable(node.getMetadata().getName(), 0)));
     // The informer's own cache keeps only what relisting needs to tell a change: a full Pod is
     // kilobytes (managed fields, status), and a cluster of 5,000 nodes runs hundreds of thousands.
     // The handlers still get every full object from the list and the watch.
@@ -46,16 +44,9 @@ public final class NodeLoadInformer implements Function<String, CpuLoad>, AutoCl
         .run();
   }
 
-  /** The node's load, or {@link CpuLoad#UNKNOWN} for a node not (yet) seen or without allocatable CPU. */
-  @Override
-  public CpuLoad apply(String node) {
-    Long allocatable = allocatableMillis.get(node);
-    return allocatable == null ? CpuLoad.UNKNOWN : new CpuLoad(requestedMillis.getOrDefault(node, 0L), allocatable);
-  }
-
   private void putNode(Node node) {
     var status = node.getStatus();
-    allocatableMillis.put(node.getMetadata().getName(), status == null ? 0 : PodCpu.millis(status.getAllocatable()));
+    loads.allocatable(node.getMetadata().getName(), status == null ? 0 : PodCpu.millis(status.getAllocatable()));
   }
 
   private void putPod(Pod pod) {
@@ -68,10 +59,10 @@ public final class NodeLoadInformer implements Function<String, CpuLoad>, AutoCl
   private void count(String pod, Bound now) {
     Bound before = now == null ? bound.remove(pod) : bound.put(pod, now);
     if (before != null) {
-      requestedMillis.merge(before.node(), -before.cpuMillis(), Long::sum);
+      loads.addRequested(before.node(), -before.cpuMillis());
     }
     if (now != null) {
-      requestedMillis.merge(now.node(), now.cpuMillis(), Long::sum);
+      loads.addRequested(now.node(), now.cpuMillis());
     }
   }
 

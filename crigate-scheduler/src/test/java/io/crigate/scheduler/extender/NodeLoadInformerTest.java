@@ -19,18 +19,20 @@ import org.junit.jupiter.api.Test;
 class NodeLoadInformerTest {
 
   KubernetesClient client;
-  NodeLoadInformer loads;
+  NodeLoads loads;
+  NodeLoadInformer informer;
 
   @BeforeEach
   void start() {
     node("node-a", "4");
     node("node-b", "7500m");
-    loads = new NodeLoadInformer(client);
+    loads = new NodeLoads();
+    informer = new NodeLoadInformer(client, loads);
   }
 
   @AfterEach
   void stop() {
-    loads.close();
+    informer.close();
   }
 
   void node(String name, String cpu) {

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.images.ImageLayers;
 import io.crigate.images.NodeLayerInventory;
-import io.crigate.scheduler.CpuLoad;
 import io.crigate.scheduler.ImageLocality;
 import io.crigate.scheduler.NodeImageStatus;
 import io.crigate.scheduler.sim.ImageCatalog;
@@ -25,7 +24,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.function.Function;
 
 /**
  * Latency of {@code prioritize} for a large cluster: N nodes each holding M images drawn from a
@@ -80,8 +78,14 @@ public final class PrioritizeBenchmark {
     byte[] byName = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, false));
     byte[] byList = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, true));
     ExtenderJson json = new ExtenderJson();
-    // every node's load known and different, so the score takes its load-aware path
-    Function<String, CpuLoad> loads = node -> new CpuLoad(Math.floorMod(node.hashCode(), 8000), 8000);
+    // every node's load known and different, so the score takes its load-aware path; held in the
+    // extender's own structure, so each candidate costs the lookup it costs in production
+    NodeLoads loads = new NodeLoads();
+    SplittableRandom requested = new SplittableRandom(7);
+    for (String node : nodeNames) {
+      loads.allocatable(node, 8000);
+      loads.addRequested(node, requested.nextLong(8000));
+    }
     LayerExtender extender = new LayerExtender(inventories, loads, registry::get);
     ExtenderArgs parsed = json.parseArgs(byName);
     report("LayerLocality, in-process score only", iterations, () -> extender.prioritize(parsed).size());
@@ -117,7 +121,7 @@ public final class PrioritizeBenchmark {
       }
       Files.writeString(config, transfers);
       String out = run(List.of("curl", "--silent", "--show-error", "--fail", "--config", config.toString(),
-          "--data-binary", "@" + file, "--header", "Content-Type: application/json",
+          "--data-binary", "@" + file, "--header", "Content-Type: application/json", "--header", "Expect:",
           "--write-out", "%{time_total} %{num_connects}\\n"));
       List<String> rows = out.lines().skip(warmup).toList();
       long[] nanos = rows.stream().mapToLong(r -> Math.round(Double.parseDouble(r.split(" ")[0]) * 1e9)).sorted().toArray();
