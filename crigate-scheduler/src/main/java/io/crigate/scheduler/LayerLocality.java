@@ -2,7 +2,6 @@ package io.crigate.scheduler;
 
 import io.crigate.images.Layer;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -17,7 +16,8 @@ import java.util.stream.IntStream;
  *   mean         = mean over candidates of (CPU requested / allocatable), before the pod
  *   c' is an alternative to c  when  u(c') <= mean + 0.11  or  u(c') <= u(c) + 0.03
  *   extra(c)     = missing(c) - min over c and its alternatives c' of missing(c')
- *   score(c)     = 10 - min(5, round(extra(c) / 20 MB))                         in 5..10
+ *   cores        = the pod's CPU request in cores, clamped to 0.5..2
+ *   score(c)     = 10 - min(5, round(extra(c) / cores / 20 MB))                 in 5..10
  * </pre>
  *
  * <p>A node loses points only for the bytes it would pull beyond an <em>alternative</em>: another
@@ -37,6 +37,13 @@ import java.util.stream.IntStream;
  * points; the cap of 5 points (50 kube-scheduler points) is what lets a holder at the mean load
  * beat a node that is a few pods emptier. Without the load condition these constants would
  * concentrate pods hard; the alternatives are what keeps balance.
+ *
+ * <p>Bytes count more for small pods and less for large ones ({@code / cores}): following its
+ * layers, a pod unbalances the cluster by what it requests, so a 100 m pod may go out of its way
+ * for a few MB where a 2-core pod should rather land on the emptiest node. The clamp keeps the
+ * factor within 2x either way; a pod that requests nothing counts as half a core. In the simulator
+ * this moved the whole trade-off, not just a point on it: fewer bytes at a better balance of CPU
+ * and of pods per node (docs/scheduling.md).
  *
  * <p>CPU alone measures load: it is the resource whose balance across nodes suffered from the
  * load-blind score; in the simulator, the larger of the CPU and memory fractions did no better, and
@@ -59,32 +66,33 @@ public final class LayerLocality {
   static final double MEAN_BAND = 0.11;
   /** How much more utilized than the charged node itself an alternative may be. */
   static final double NEIGHBOUR_BAND = 0.03;
+  /** The range of the pod's CPU request, in cores, that its extra bytes are divided by. */
+  static final double MIN_CORES = 0.5;
+  static final double MAX_CORES = 2;
 
   private LayerLocality() {}
 
   /**
    * Scores each candidate against its alternatives.
    *
-   * @param heldByCandidate per candidate, aligned with the pod's layers: whether it holds each
+   * @param missing per candidate, the bytes of the pod's layers it does not hold ({@link #missingBytes})
    * @param podCpuMillis the CPU the pod requests, as kube-scheduler counts it
    * @param loads per candidate, in the same order; {@link CpuLoad#UNKNOWN} where not known
    * @return one score per candidate, in order
    */
-  public static long[] scores(PodLayers pod, List<boolean[]> heldByCandidate, long podCpuMillis, List<CpuLoad> loads) {
-    int n = heldByCandidate.size();
+  public static long[] scores(long[] missing, long podCpuMillis, List<CpuLoad> loads) {
+    int n = missing.length;
     if (loads.size() != n) {
       throw new IllegalArgumentException("%d candidates but %d loads".formatted(n, loads.size()));
     }
-    long[] missing = new long[n];
-    for (int c = 0; c < n; c++) {
-      missing[c] = missingBytes(pod, heldByCandidate.get(c));
-    }
     double[] after = new double[n];
     double meanBefore = 0;
-    int[] known = IntStream.range(0, n).filter(c -> loads.get(c).known()).toArray();
-    for (int c : known) {
-      after[c] = loads.get(c).utilizationWith(podCpuMillis);
-      meanBefore += loads.get(c).utilization() / known.length;
+    long knownCount = loads.stream().filter(CpuLoad::known).count();
+    for (int c = 0; c < n; c++) {
+      if (loads.get(c).known()) {
+        after[c] = loads.get(c).utilizationWith(podCpuMillis);
+        meanBefore += loads.get(c).utilization() / knownCount;
+      }
     }
     long fewest = Long.MAX_VALUE;
     long fewestNearMean = Long.MAX_VALUE;
@@ -94,64 +102,80 @@ public final class LayerLocality {
         fewestNearMean = Math.min(fewestNearMean, missing[c]);
       }
     }
-    // known candidates by utilization with the pod, and the fewest missing bytes among the first i + 1
-    int[] byLoad = Arrays.stream(known).boxed().sorted(Comparator.comparingDouble(c -> after[c]))
-        .mapToInt(Integer::intValue).toArray();
-    double[] sortedLoads = new double[byLoad.length];
-    long[] fewestUpTo = new long[byLoad.length];
-    for (int i = 0; i < byLoad.length; i++) {
-      sortedLoads[i] = after[byLoad[i]];
-      fewestUpTo[i] = Math.min(missing[byLoad[i]], i == 0 ? Long.MAX_VALUE : fewestUpTo[i - 1]);
-    }
+    double cores = Math.clamp(podCpuMillis / 1000.0, MIN_CORES, MAX_CORES);
+    Alternatives alternatives = Alternatives.of(missing, after, loads);
     long[] scores = new long[n];
     for (int c = 0; c < n; c++) {
       long best = fewest;
       if (loads.get(c).known()) {
-        int last = lastAtMost(sortedLoads, after[c] + NEIGHBOUR_BAND);
-        best = Math.min(fewestNearMean, fewestUpTo[last]);
+        best = Math.min(fewestNearMean, alternatives.fewestMissingAtMost(after[c] + NEIGHBOUR_BAND));
       }
-      scores[c] = priority(missing[c] - best);
+      scores[c] = priority(Math.round((missing[c] - best) / cores));
     }
     return scores;
   }
 
-  /** Index of the last value {@code <= limit} in ascending {@code sorted}; the caller's own value guarantees one. */
-  private static int lastAtMost(double[] sorted, double limit) {
-    int low = 0;
-    int high = sorted.length - 1;
-    while (low < high) {
-      int mid = (low + high + 1) >>> 1;
-      if (sorted[mid] <= limit) {
-        low = mid;
-      } else {
-        high = mid - 1;
+  /**
+   * Answers "the fewest missing bytes among known candidates at most this utilized" without
+   * sorting the candidates: a pod has few layers, so its candidates miss only a few distinct byte
+   * counts. Per distinct count (ascending) it keeps the least utilization that misses it; the
+   * running minimum of those never rises, so the first count whose running minimum is within the
+   * limit is the answer, found by binary search.
+   */
+  private record Alternatives(long[] distinctMissing, double[] leastUtilizationUpTo) {
+
+    static Alternatives of(long[] missing, double[] after, List<CpuLoad> loads) {
+      long[] sorted = IntStream.range(0, missing.length).filter(c -> loads.get(c).known())
+          .mapToLong(c -> missing[c]).sorted().toArray();
+      int count = 0;
+      for (long value : sorted) {
+        if (count == 0 || sorted[count - 1] != value) {
+          sorted[count++] = value;
+        }
       }
+      long[] distinct = Arrays.copyOf(sorted, count);
+      double[] least = new double[distinct.length];
+      Arrays.fill(least, Double.POSITIVE_INFINITY);
+      for (int c = 0; c < missing.length; c++) {
+        if (loads.get(c).known()) {
+          int k = Arrays.binarySearch(distinct, missing[c]);
+          least[k] = Math.min(least[k], after[c]);
+        }
+      }
+      for (int k = 1; k < least.length; k++) {
+        least[k] = Math.min(least[k], least[k - 1]);
+      }
+      return new Alternatives(distinct, least);
     }
-    return low;
+
+    /** The caller's own candidate is within its limit, so there is always an answer. */
+    long fewestMissingAtMost(double utilization) {
+      int low = 0;
+      int high = leastUtilizationUpTo.length - 1;
+      while (low < high) {
+        int mid = (low + high) >>> 1;
+        if (leastUtilizationUpTo[mid] <= utilization) {
+          high = mid;
+        } else {
+          low = mid + 1;
+        }
+      }
+      return distinctMissing[low];
+    }
   }
 
-  /** Which of the pod's layers the node holds: what {@link #scores} needs from each candidate. */
-  public static boolean[] held(PodLayers pod, NodeLayers node) {
-    List<Layer> layers = pod.layers();
-    boolean[] held = new boolean[layers.size()];
-    for (int i = 0; i < held.length; i++) {
-      held[i] = node.holds(layers.get(i).digest());
-    }
-    return held;
-  }
-
-  static long missingBytes(PodLayers pod, boolean[] held) {
-    List<Layer> layers = pod.layers();
+  /** The bytes of the pod's layers that the node does not hold. */
+  public static long missingBytes(PodLayers pod, NodeLayers node) {
     long missing = 0;
-    for (int i = 0; i < held.length; i++) {
-      if (!held[i]) {
-        missing += layers.get(i).size();
+    for (Layer layer : pod.layers()) {
+      if (!node.holds(layer.digest())) {
+        missing += layer.size();
       }
     }
     return missing;
   }
 
-  /** Maps the bytes a node would pull beyond its best alternative to {@code 5..10}, rounding half up. */
+  /** Maps the (request-weighted) bytes a node would pull beyond its best alternative to {@code 5..10}, rounding half up. */
   static long priority(long extraBytes) {
     long penalty = Math.min(MAX_PENALTY, (extraBytes + BYTES_PER_POINT / 2) / BYTES_PER_POINT);
     return MAX_EXTENDER_PRIORITY - penalty;

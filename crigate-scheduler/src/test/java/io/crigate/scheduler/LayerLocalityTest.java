@@ -77,11 +77,14 @@ class LayerLocalityTest {
         new Case("no candidates", List.of(APP_IMAGE), List.of(), new long[] {}));
   }
 
-  /** Every candidate equally loaded: each is every other's alternative (u differs by 0 < 0.03). */
+  /**
+   * Every candidate equally loaded: each is every other's alternative (u differs by 0 < 0.03). A
+   * one-core pod, so bytes count as they are.
+   */
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void scoresWithEqualLoads(Case c) {
-    assertThat(scores(c.images(), c.candidates(), 500, Collections.nCopies(c.candidates().size(), cpu(4000))))
+    assertThat(scores(c.images(), c.candidates(), 1000, Collections.nCopies(c.candidates().size(), cpu(4000))))
         .containsExactly(c.expected());
   }
 
@@ -89,13 +92,13 @@ class LayerLocalityTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void scoresWithoutLoadsAreLoadBlind(Case c) {
-    assertThat(scores(c.images(), c.candidates(), 500, Collections.nCopies(c.candidates().size(), CpuLoad.UNKNOWN)))
+    assertThat(scores(c.images(), c.candidates(), 1000, Collections.nCopies(c.candidates().size(), CpuLoad.UNKNOWN)))
         .containsExactly(c.expected());
   }
 
   static long[] scores(List<ImageLayers> images, List<NodeLayers> candidates, long podCpuMillis, List<CpuLoad> loads) {
     PodLayers pod = PodLayers.of(images);
-    return LayerLocality.scores(pod, candidates.stream().map(node -> LayerLocality.held(pod, node)).toList(),
+    return LayerLocality.scores(candidates.stream().mapToLong(node -> LayerLocality.missingBytes(pod, node)).toArray(),
         podCpuMillis, loads);
   }
 
@@ -154,10 +157,33 @@ class LayerLocalityTest {
     assertThat(scores(List.of(APP_IMAGE), c.candidates(), c.podCpuMillis(), c.loads())).containsExactly(c.expected());
   }
 
+  record SizeCase(long podCpuMillis, long expected) {}
+
+  /**
+   * A holder and a node missing DEPS + CODE (68 MB), equally loaded: the extra bytes are divided by
+   * the pod's cores, clamped to 0.5..2.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("sizeCases")
+  void smallPodsFollowTheirLayersMoreThanLargeOnes(SizeCase c) {
+    List<NodeLayers> candidates = List.of(node(OS, RUNTIME, DEPS, CODE), node(OS, RUNTIME));
+    assertThat(scores(List.of(APP_IMAGE), candidates, c.podCpuMillis(), List.of(cpu(0), cpu(0))))
+        .containsExactly(10, c.expected());
+  }
+
+  static Stream<SizeCase> sizeCases() {
+    return Stream.of(
+        new SizeCase(1000, 7),   // 68 MB: round(3.4) = 3
+        new SizeCase(500, 5),    // 136 MB: round(6.8) = 7, capped 5
+        new SizeCase(0, 5),      // no request counts as half a core
+        new SizeCase(1500, 8),   // 45.3 MB: round(2.27) = 2
+        new SizeCase(2000, 8),   // 34 MB: round(1.7) = 2
+        new SizeCase(8000, 8));  // clamped at 2 cores
+  }
+
   @Test
   void oneLoadPerCandidate() {
-    PodLayers pod = PodLayers.of(List.of(APP_IMAGE));
-    assertThatThrownBy(() -> LayerLocality.scores(pod, List.of(new boolean[4], new boolean[4]), 500, List.of(cpu(0))))
+    assertThatThrownBy(() -> LayerLocality.scores(new long[2], 500, List.of(cpu(0))))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 candidates but 1 loads");
   }
 

@@ -54,7 +54,8 @@ class ExtenderServerTest {
   final HttpClient http = HttpClient.newHttpClient();
   static final LayerIndex index = new LayerIndex();
   static InventoryInformer informer;
-  static NodeLoadInformer loads;
+  static NodeLoads loads = new NodeLoads();
+  static NodeLoadInformer loadInformer;
   static ExtenderServer server;
 
   @BeforeAll
@@ -67,7 +68,7 @@ class ExtenderServerTest {
           .withNewStatus().addToAllocatable("cpu", new Quantity("8")).endStatus().build()).create();
     }
     informer = new InventoryInformer(client, index);
-    loads = new NodeLoadInformer(client);
+    loadInformer = new NodeLoadInformer(client, loads);
     await().until(() -> index.nodes() == 2 && loads.apply("node-c").known());
     server = new ExtenderServer("127.0.0.1", 0, "/crigate", true, index, loads, ref -> {
       ImageLayers layers = REGISTRY.get(ref);
@@ -81,7 +82,7 @@ class ExtenderServerTest {
   @AfterAll
   static void stop() {
     server.close();
-    loads.close();
+    loadInformer.close();
     informer.close();
   }
 
@@ -116,9 +117,10 @@ class ExtenderServerTest {
     assertThat(response.statusCode()).isEqualTo(200);
     // pod layers (init base:1 + a:1, BASE counted once): 300 MB + 40 MB. Missing: node-a 0, node-b 40 MB,
     // node-c (no inventory) 340 MB. No pods anywhere: equal loads, each node the others' alternative.
-    // Extra over node-a: 0 -> 10, round(40/20) = 2 -> 8, round(340/20) = 17 capped 5 -> 5
+    // The pod requests 250 m, counted as half a core: extra bytes weigh double.
+    // Extra over node-a: 0 -> 10, round(40/0.5/20) = 4 -> 6, round(340/0.5/20) = 34 capped 5 -> 5
     assertThat(mapper.readTree(response.body())).isEqualTo(mapper.readTree(
-        "[{\"Host\":\"node-a\",\"Score\":10},{\"Host\":\"node-b\",\"Score\":8},{\"Host\":\"node-c\",\"Score\":5}]"));
+        "[{\"Host\":\"node-a\",\"Score\":10},{\"Host\":\"node-b\",\"Score\":6},{\"Host\":\"node-c\",\"Score\":5}]"));
   }
 
   @Test
