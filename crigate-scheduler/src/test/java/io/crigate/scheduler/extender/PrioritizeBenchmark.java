@@ -99,8 +99,28 @@ public final class PrioritizeBenchmark {
           () -> post(http, uri, byName));
       report("HTTP round trip, full NodeList (%d KB request)".formatted(byList.length / 1024), Math.max(50, iterations / 10),
           () -> post(http, uri, byList));
-      outOfProcessClient(uri, byName, iterations);
+      outOfProcessClient("HTTP round trip, NodeNames, curl client process", uri, byName, iterations);
+      // What kube-scheduler actually sends at this cluster size unless percentageOfNodesToScore is
+      // raised: it stops filtering once it has this many feasible nodes, and only those reach the
+      // extender.
+      int sampled = feasibleNodesToFind(nodes);
+      byte[] sampledByName = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames.subList(0, sampled), false));
+      outOfProcessClient("same, the %d candidates of the default percentageOfNodesToScore".formatted(sampled), uri,
+          sampledByName, iterations);
     }
+  }
+
+  /**
+   * kube-scheduler's default number of feasible nodes to find before it stops filtering (and so the
+   * most candidates an extender is sent): all nodes up to 100, else an adaptive share of
+   * 50% - nodes/125, at least 5%, and at least 100 nodes.
+   */
+  static int feasibleNodesToFind(int nodes) {
+    if (nodes < 100) {
+      return nodes;
+    }
+    int percentage = Math.max(5, 50 - nodes / 125);
+    return Math.max(100, nodes * percentage / 100);
   }
 
   /**
@@ -109,7 +129,7 @@ public final class PrioritizeBenchmark {
    * HTTP/1.1 connection, and reporting each transfer's total time in microseconds. The JDK client
    * above shares this JVM's two cores, heap and GC with the server, which a real scheduler does not.
    */
-  private static void outOfProcessClient(URI uri, byte[] body, int iterations) throws Exception {
+  private static void outOfProcessClient(String name, URI uri, byte[] body, int iterations) throws Exception {
     Path file = Files.createTempFile("prioritize", ".json");
     Path config = Files.createTempFile("prioritize", ".curl");
     try {
@@ -127,7 +147,7 @@ public final class PrioritizeBenchmark {
       long[] nanos = rows.stream().mapToLong(r -> Math.round(Double.parseDouble(r.split(" ")[0]) * 1e9)).sorted().toArray();
       long connects = rows.stream().mapToLong(r -> Long.parseLong(r.split(" ")[1])).sum();
       System.out.printf(Locale.ROOT, "%-70s n=%5d  p50 %7.3f ms  p99 %7.3f ms  max %7.3f ms  (%d new connections)%n",
-          "HTTP round trip, NodeNames, curl client process", nanos.length, nanos[nanos.length / 2] / 1e6,
+          name, nanos.length, nanos[nanos.length / 2] / 1e6,
           nanos[(int) Math.ceil(nanos.length * 0.99) - 1] / 1e6, nanos[nanos.length - 1] / 1e6, connects);
     } catch (IOException noCurl) {
       System.out.println("curl not found: the out-of-process round trip is not measured");
