@@ -32,7 +32,7 @@ public final class ExtenderServer implements AutoCloseable {
    * @param urlPrefix the {@code urlPrefix} path of kube-scheduler's extender config, e.g. {@code /crigate}
    * @param port 0 for any free port
    * @param filter whether to serve the {@code filter} verb (off: it answers 404)
-   * @param loads each node's CPU load by name, e.g. a {@link NodeLoadInformer}
+   * @param loads each node's CPU load by name, e.g. {@link NodeLoads}, which a {@link NodeLoadInformer} keeps current
    */
   public ExtenderServer(String host, int port, String urlPrefix, boolean filter, LayerIndex inventories,
       Function<String, CpuLoad> loads, Function<String, ImageLayers> registry) {

@@ -34,7 +34,7 @@ final class LayerExtender {
   private final Function<String, ImageLayers> registry;
 
   /**
-   * @param loads a node's CPU load by name, e.g. a {@link NodeLoadInformer}; {@link CpuLoad#UNKNOWN} where not known
+   * @param loads a node's CPU load by name, e.g. {@link NodeLoads}, which a {@link NodeLoadInformer} keeps current; {@link CpuLoad#UNKNOWN} where not known
    * @param registry looks an image reference up, e.g. {@code RegistryClient::layers} (caches)
    */
   LayerExtender(LayerIndex index, Function<String, CpuLoad> loads, Function<String, ImageLayers> registry) {
