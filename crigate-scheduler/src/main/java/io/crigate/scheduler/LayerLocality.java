@@ -116,11 +116,11 @@ public final class LayerLocality {
   }
 
   /**
-   * Answers "the fewest missing bytes among known candidates at most this utilized" without
-   * sorting the candidates: a pod has few layers, so its candidates miss only a few distinct byte
-   * counts. Per distinct count (ascending) it keeps the least utilization that misses it; the
-   * running minimum of those never rises, so the first count whose running minimum is within the
-   * limit is the answer, found by binary search.
+   * Answers "the fewest missing bytes among known candidates at most this utilized" in a binary
+   * search per candidate, with no per-candidate scan of the others: a pod has few layers, so its
+   * candidates miss only a few distinct byte counts. Per distinct count (ascending) it keeps the
+   * least utilization that misses it; the running minimum of those never rises, so the first count
+   * whose running minimum is within the limit is the answer.
    */
   private record Alternatives(long[] distinctMissing, double[] leastUtilizationUpTo) {
 

@@ -10,8 +10,11 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
 
-/** The layout of the shared work dir: {@code <workDir>/<sandbox>/<container>/{stdout,stderr}}. The batch script is not
- * written here: sbatch reads it from stdin and slurmctld keeps it ({@code scontrol write batch_script}). */
+/**
+ * The layout of the shared work dir: {@code <workDir>/<sandbox>/<container>/{stdout,stderr}}. The
+ * batch script is not written here: sbatch reads it from stdin and slurmctld keeps it
+ * ({@code scontrol write batch_script}).
+ */
 record SandboxDirectory(Path workDir) {
 
   Path pod(String sandboxId) {

@@ -21,7 +21,7 @@ final class SqliteDurableStore implements DurableStore {
 
   @Override
   public void put(String key, byte[] value) {
-    putAll(Map.of(key, value));
+    putAll(Collections.singletonMap(key, value));
   }
 
   @Override

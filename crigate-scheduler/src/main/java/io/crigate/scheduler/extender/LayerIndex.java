@@ -94,15 +94,13 @@ public final class LayerIndex {
     lock.readLock().lock();
     try {
       BitSet[] holders = new BitSet[layers.size()];
-      long total = 0;
       for (int i = 0; i < holders.length; i++) {
         holders[i] = nodesByLayer.getOrDefault(layers.get(i).digest(), new BitSet());
-        total += layers.get(i).size();
       }
       long[] missing = new long[candidates.size()];
       for (int c = 0; c < missing.length; c++) {
         Integer number = numbers.get(candidates.get(c));
-        missing[c] = total;
+        missing[c] = pod.totalBytes();
         for (int i = 0; number != null && i < holders.length; i++) {
           if (holders[i].get(number)) {
             missing[c] -= layers.get(i).size();
