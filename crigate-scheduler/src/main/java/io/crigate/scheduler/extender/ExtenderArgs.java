@@ -5,8 +5,11 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** One extender request: the pod being scheduled and its candidate nodes. */
-record ExtenderArgs(Pod pod, CandidateNodes nodes) {
+/**
+ * One extender request: the pod being scheduled, its CPU request as kube-scheduler counts it
+ * ({@link PodCpu}, read once when the request is parsed), and its candidate nodes.
+ */
+record ExtenderArgs(Pod pod, long cpuMillis, CandidateNodes nodes) {
 
   /** Images of init containers then regular containers, as kube-scheduler's plugins see them. */
   List<String> images() {
@@ -14,11 +17,6 @@ record ExtenderArgs(Pod pod, CandidateNodes nodes) {
     return Stream.concat(spec.getInitContainers().stream(), spec.getContainers().stream())
         .map(Container::getImage)
         .toList();
-  }
-
-  /** The pod's CPU request as kube-scheduler counts it. */
-  long cpuMillis() {
-    return PodCpu.millis(pod.getSpec());
   }
 
   String podName() {

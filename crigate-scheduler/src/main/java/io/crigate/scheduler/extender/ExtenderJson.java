@@ -59,7 +59,9 @@ final class ExtenderJson {
     } catch (IOException e) {
       throw new InvalidArgument("request body unreadable: " + e.getMessage());
     }
-    return new ExtenderArgs(pod(pod), names != null ? new CandidateNodes.Names(names) : nodeList(nodes));
+    Pod parsed = pod(pod);
+    return new ExtenderArgs(parsed, PodCpu.millis(parsed.getSpec()),
+        names != null ? new CandidateNodes.Names(names) : nodeList(nodes));
   }
 
   private static List<String> names(JsonParser parser) throws IOException {

@@ -1,5 +1,6 @@
 package io.crigate.scheduler.extender;
 
+import io.crigate.spi.CrigateException.InvalidArgument;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -52,7 +53,14 @@ final class PodCpu {
   /** Rounded up to whole millicores, as Kubernetes' {@code MilliValue} does. */
   static long millis(Map<String, Quantity> resources) {
     Quantity cpu = resources == null ? null : resources.get(CPU);
-    return cpu == null ? 0
-        : Quantity.getAmountInBytes(cpu).movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
+    if (cpu == null) {
+      return 0;
+    }
+    try {
+      return Quantity.getAmountInBytes(cpu).movePointRight(3).setScale(0, RoundingMode.CEILING).longValueExact();
+    } catch (IllegalArgumentException | ArithmeticException e) {
+      // the API server never stores such a quantity, but the extender answers any client
+      throw new InvalidArgument("CPU quantity %s is not a number of cores: %s".formatted(cpu, e.getMessage()));
+    }
   }
 }

@@ -204,6 +204,8 @@ class ExtenderServerTest {
         new BadCase("NodeNames entry not a string", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"x:1\"}]}}, \"NodeNames\": [\"n\", 3]}",
             "NodeNames entry must be a non-empty string"),
         new BadCase("empty body", "", "JSON object"),
+        new BadCase("CPU request not a quantity", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"x:1\", "
+            + "\"resources\": {\"requests\": {\"cpu\": \"lots\"}}}]}}, \"NodeNames\": [\"n\"]}", "CPU quantity lots is not a number"),
         new BadCase("NodeList without items", "{\"Pod\": {\"spec\": {\"containers\": [{\"name\": \"c\", \"image\": \"x:1\"}]}}, \"Nodes\": {}}",
             "items array"));
   }
