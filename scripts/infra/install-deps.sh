@@ -2,10 +2,12 @@
 # Installs the Debian packages crigate's infrastructure needs; does nothing when all are present.
 set -euo pipefail
 packages=(containerd runc docker-registry umoci skopeo busybox-static curl)
+# ss (iproute2) and pgrep (procps), which the bring-up and tear-down scripts call; a minimal Debian lacks them
+packages+=(iproute2 procps)
 # htpasswd, for the registry client's basic-auth test against a real registry
 packages+=(apache2-utils)
 # Slurm single node with accounting, slurmrestd and sshd (scripts/infra/slurm-up.sh)
-packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd mariadb-server openssh-server openssh-client)
+packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd slurm-wlm-jwt-plugin mariadb-server openssh-server openssh-client)
 # the slurm backend's podman image runner, run for real by PodmanRunnerIT
 packages+=(podman)
 missing=()
