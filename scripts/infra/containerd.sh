@@ -59,8 +59,8 @@ case "$action" in
   start)
     write_config
     infra_start "$name" containerd --config "$dir/config.toml"
-    infra_wait 60 "$name CRI on $socket" cri_ready \
-      || infra_die "$name did not serve CRI; see $infra_logs/$name.log"
+    infra_await "$name" 60 "$name CRI on $socket" cri_ready \
+      || infra_fail "$name" "$name did not serve CRI on $socket" "$infra_logs/$name.log"
     ;;
   stop)
     end_containers

@@ -41,6 +41,19 @@ infra_wait() {
   infra_poll "$seconds" "$@" && infra_log "$what ready"
 }
 
+# infra_await NAME SECONDS DESCRIPTION COMMAND...: like infra_wait, but gives up at once when the
+# daemon NAME exits, so a daemon that dies at start is reported in seconds, not after the timeout.
+infra_await() {
+  local name=$1 deadline=$(( $(date +%s) + $2 )) what=$3
+  shift 3
+  until "$@" >/dev/null 2>&1; do
+    infra_live_pid "$name" >/dev/null || return 1
+    [ "$(date +%s)" -lt "$deadline" ] || return 1
+    sleep 0.1
+  done
+  infra_log "$what ready"
+}
+
 # infra_start NAME COMMAND...: starts COMMAND in the background unless NAME already runs.
 infra_start() {
   local name=$1
@@ -73,4 +86,57 @@ infra_stop() {
   fi
   infra_log "$name stopped"
   rm -f "$infra_pids/$name"
+}
+
+# infra_probable_cause LOG...: one line naming the likeliest cause of a failed start found in the
+# given logs, or nothing. Ordered from the most specific pattern to the last error line.
+infra_probable_cause() {
+  local logs=() log plugin line
+  for log in "$@"; do [ -s "$log" ] && logs+=("$log"); done
+  [ ${#logs[@]} -gt 0 ] || return 0
+  plugin=$(grep -h -o -E "Couldn't find the specified plugin name for [a-z_]+/[a-z0-9_.]+" "${logs[@]}" | head -n1)
+  if [ -n "$plugin" ]; then
+    plugin=${plugin##* }
+    if declare -F slurm_plugin_package >/dev/null; then
+      echo "the Slurm plugin $plugin is not installed (Debian package $(slurm_plugin_package "$plugin"))"
+    else
+      echo "the Slurm plugin $plugin is not installed"
+    fi
+    return 0
+  fi
+  if grep -q -i -E 'munge.*(fail|unable|error|refused)|(fail|unable|error).*munge' "${logs[@]}"; then
+    echo "munge is not running or its socket cannot be reached (is munged up?)"
+    return 0
+  fi
+  if grep -q -E 'Address already in use' "${logs[@]}"; then
+    echo "a port or socket it needs is already taken by another process"
+    return 0
+  fi
+  if grep -q -E "Can't connect to (local )?(MySQL|MariaDB) server" "${logs[@]}"; then
+    echo "mariadb is not answering on its socket"
+    return 0
+  fi
+  line=$(grep -h -i -E 'fatal|error' "${logs[@]}" | tail -n1)
+  [ -z "$line" ] || echo "last error logged: $line"
+}
+
+# infra_fail NAME WHAT LOG...: reports that daemon NAME failed (WHAT), whether it is still running,
+# the last lines of each log, and the probable cause; then exits 1. Use it instead of infra_die
+# whenever a daemon does not come up, so the first message a user sees is the reason, not a symptom.
+infra_fail() {
+  local name=$1 what=$2 pid log cause
+  shift 2
+  if pid=$(infra_live_pid "$name"); then
+    infra_log "ERROR: $what ($name is still running, pid $pid)"
+  else
+    infra_log "ERROR: $what ($name exited)"
+  fi
+  for log in "$@"; do
+    [ -s "$log" ] || continue
+    infra_log "last lines of $log:"
+    tail -n 15 "$log" | sed 's/^/    /' >&2
+  done
+  cause=$(infra_probable_cause "$@")
+  [ -z "$cause" ] || infra_log "probable cause: $cause"
+  exit 1
 }

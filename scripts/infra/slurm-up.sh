@@ -6,10 +6,19 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib.sh"
+. "$here/slurm-conf.sh"
 
 D=$CRIGATE_INFRA_DIR/slurm
 H=$(hostname -s)
 export SLURM_CONF=$D/etc/slurm.conf
+# --- configuration first, and a check that every plugin it names is installed, before anything
+# else is touched (keys, users, daemons)
+mkdir -p "$D/log"
+slurm_write_configs "$D" "$H"
+missing=$(slurm_missing_plugins "$D/etc/slurm.conf" "$D/etc/slurmdbd.conf")
+[ -z "$missing" ] || infra_die "Slurm plugins named by the generated config are not installed: $(printf "%s" "$missing" | paste -sd ";" | sed "s/;/; /g")
+  install them with scripts/infra/install-deps.sh (or apt-get install the packages named)"
+
 mkdir -p "$D"/{etc,state,spool,log,work,munge/run,munge/key,munge/lib,mysql,ssh}
 chmod 0755 "$D" "$D/munge" "$D/munge/run"
 chmod 0700 "$D/munge/key" "$D/munge/lib"
@@ -33,63 +42,11 @@ id crigate-hpc >/dev/null 2>&1 || useradd --system --create-home --shell /bin/ba
   (umask 077; printf 'p$(w) `x` %s' "$(head -c 12 /dev/urandom | base64 | tr -d '/+=')" > "$D/ssh/hpc-password")
 printf 'crigate-hpc:%s\n' "$(cat "$D/ssh/hpc-password")" | chpasswd
 
-# --- configuration (rewritten every run: it only depends on paths)
-cat > "$D/etc/slurmdbd.conf" <<EOF
-AuthType=auth/munge
-AuthInfo=socket=$D/munge/run/munge.sock
-AuthAltTypes=auth/jwt
-AuthAltParameters=jwt_key=$D/etc/jwt.key
-DbdHost=$H
-DbdAddr=127.0.0.1
-DbdPort=6819
-CommunicationParameters=NoInAddrAny
-SlurmUser=root
-PidFile=$D/slurmdbd.pid
-LogFile=$D/log/slurmdbd.log
-StorageType=accounting_storage/mysql
-StorageHost=localhost
-StorageUser=slurm
-StoragePass=crigate
-StorageLoc=slurm_acct_db
-EOF
-chmod 0600 "$D/etc/slurmdbd.conf"
-cat > "$SLURM_CONF" <<EOF
-ClusterName=crigate
-SlurmctldHost=$H(127.0.0.1)
-SlurmUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$D/munge/run/munge.sock
-AuthAltTypes=auth/jwt
-AuthAltParameters=jwt_key=$D/etc/jwt.key
-CommunicationParameters=NoInAddrAny,NoCtldInAddrAny
-StateSaveLocation=$D/state
-SlurmdSpoolDir=$D/spool
-SlurmctldPidFile=$D/slurmctld.pid
-SlurmdPidFile=$D/slurmd.pid
-SlurmctldLogFile=$D/log/slurmctld.log
-SlurmdLogFile=$D/log/slurmd.log
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-MpiDefault=none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-JobAcctGatherType=jobacct_gather/linux
-AccountingStorageType=accounting_storage/slurmdbd
-AccountingStorageHost=127.0.0.1
-AccountingStoragePass=$D/munge/run/munge.sock
-MailProg=/bin/true
-ReturnToService=2
-MinJobAge=300
-NodeName=$H NodeAddr=127.0.0.1 CPUs=2 CoresPerSocket=2 ThreadsPerCore=1 RealMemory=2048 State=UNKNOWN
-PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:8
-EOF
-chmod 0644 "$SLURM_CONF"
-
 # --- munge
 infra_start slurm-munged munged -F --socket="$D/munge/run/munge.sock" --key-file="$D/munge/key/munge.key" \
   --pid-file="$D/munge/munged.pid" --log-file="$D/munge/munged.log" --seed-file="$D/munge/lib/seed" --force
-infra_wait 15 munged test -S "$D/munge/run/munge.sock" || infra_die "munged did not start"
+infra_await slurm-munged 15 munged test -S "$D/munge/run/munge.sock" ||
+  infra_fail slurm-munged "munged did not start" "$D/munge/munged.log" "$infra_logs/slurm-munged.log"
 
 # --- mariadb + slurmdbd
 if [ ! -d "$D/mysql/data/mysql" ]; then
@@ -97,27 +54,41 @@ if [ ! -d "$D/mysql/data/mysql" ]; then
 fi
 infra_start slurm-mariadb mariadbd --no-defaults --user=root --datadir="$D/mysql/data" --socket="$D/mysql/sock" \
   --skip-networking --pid-file="$D/mysql/pid" --innodb-buffer-pool-size=64M
-infra_wait 60 mariadb mariadb --socket="$D/mysql/sock" -uroot -e 'select 1' || infra_die "mariadb did not start"
+infra_await slurm-mariadb 60 mariadb mariadb --socket="$D/mysql/sock" -uroot -e 'select 1' ||
+  infra_fail slurm-mariadb "mariadb did not start" "$infra_logs/slurm-mariadb.log"
 mariadb --socket="$D/mysql/sock" -uroot -e "CREATE DATABASE IF NOT EXISTS slurm_acct_db;
   CREATE USER IF NOT EXISTS 'slurm'@'localhost' IDENTIFIED BY 'crigate';
   GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost';"
 # slurmdbd finds slurmdbd.conf next to $SLURM_CONF; the argv[0] names our directory so lib.sh can
 # tell this daemon from any other slurmdbd.
 infra_start slurm-slurmdbd env MYSQL_UNIX_PORT="$D/mysql/sock" bash -c 'exec -a "slurmdbd $0" slurmdbd -D' "$D"
-infra_wait 60 slurmdbd bash -c 'ss -ltn | grep -q "127.0.0.1:6819 "' || infra_die "slurmdbd did not start"
+infra_await slurm-slurmdbd 60 slurmdbd bash -c 'ss -ltn | grep -q "127.0.0.1:6819 "' ||
+  infra_fail slurm-slurmdbd "slurmdbd did not start" "$D/log/slurmdbd.log" "$infra_logs/slurm-slurmdbd.log"
 
 # --- slurmctld + slurmd
 infra_start slurm-slurmctld slurmctld -D -f "$SLURM_CONF"
 infra_start slurm-slurmd slurmd -D -f "$SLURM_CONF"
-infra_wait 60 "slurm node" bash -c 'sinfo -h -o %t | grep -qE "idle|mix|alloc"' || infra_die "slurm node not idle"
+node_up() { sinfo -h -o %t | grep -qE "idle|mix|alloc"; }
+if ! infra_await slurm-slurmctld 60 "slurm node" node_up; then
+  # Name the daemon that failed, not the symptom: a dead slurmctld or slurmd, or munge behind both.
+  infra_live_pid slurm-munged >/dev/null ||
+    infra_fail slurm-munged "munged is not running, so no Slurm daemon can authenticate" "$D/munge/munged.log"
+  infra_live_pid slurm-slurmctld >/dev/null ||
+    infra_fail slurm-slurmctld "slurmctld did not start" "$D/log/slurmctld.log" "$infra_logs/slurm-slurmctld.log"
+  infra_live_pid slurm-slurmd >/dev/null ||
+    infra_fail slurm-slurmd "slurmd did not start" "$D/log/slurmd.log" "$infra_logs/slurm-slurmd.log"
+  infra_fail slurm-slurmctld "the Slurm node did not become idle within 60 s (sinfo: $(sinfo -h -o '%t %E' 2>&1 | head -n1))" \
+    "$D/log/slurmctld.log" "$D/log/slurmd.log"
+fi
 # The cluster row appears in the accounting db shortly after slurmctld registers.
 infra_wait 30 "accounting" bash -c 'sacctmgr -n list cluster format=cluster | grep -q crigate' \
-  || infra_die "slurmctld did not register with slurmdbd"
+  || infra_fail slurm-slurmdbd "slurmctld did not register with slurmdbd" "$D/log/slurmdbd.log" "$D/log/slurmctld.log"
 
 # --- slurmrestd (refuses root; JWT over TCP)
-infra_start slurm-slurmrestd env SLURM_JWT=daemon slurmrestd -f "$SLURM_CONF" -u nobody -a rest_auth/jwt \
-  -s openapi/v0.0.38,openapi/dbv0.0.38 127.0.0.1:6820
-infra_wait 30 slurmrestd curl -s -o /dev/null 127.0.0.1:6820/ || infra_die "slurmrestd did not start"
+infra_start slurm-slurmrestd env SLURM_JWT=daemon slurmrestd -f "$SLURM_CONF" -u nobody -a "$slurm_restd_auth" \
+  -s "$slurm_restd_openapi" 127.0.0.1:6820
+infra_await slurm-slurmrestd 30 slurmrestd curl -s -o /dev/null 127.0.0.1:6820/ ||
+  infra_fail slurm-slurmrestd "slurmrestd did not start" "$infra_logs/slurm-slurmrestd.log"
 scontrol token username=root lifespan=604800 | sed -n 's/^SLURM_JWT=//p' > "$D/jwt.token"
 chmod 0600 "$D/jwt.token"
 
@@ -140,7 +111,8 @@ Match User crigate-hpc
 EOF
 mkdir -p /run/sshd
 infra_start slurm-sshd /usr/sbin/sshd -D -f "$D/ssh/sshd_config" -E "$D/log/sshd.log"
-infra_wait 15 sshd bash -c 'ss -ltn | grep -q "127.0.0.1:2222 "' || infra_die "sshd did not start"
+infra_await slurm-sshd 15 sshd bash -c 'ss -ltn | grep -q "127.0.0.1:2222 "' ||
+  infra_fail slurm-sshd "sshd did not start" "$D/log/sshd.log" "$infra_logs/slurm-sshd.log"
 
 # --- podman for the slurm backend's podman runner: the local registry is plain HTTP, and this
 # machine refuses podman's default NPROC/NOFILE rlimits (EPERM from runc), so set ones it accepts.

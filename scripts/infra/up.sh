@@ -37,8 +37,8 @@ CONF
     infra_die "something else already serves $registry; stop it first"
   fi
   infra_start registry docker-registry serve "$dir/config.yml"
-  infra_wait 30 "registry on $registry" curl -sf -o /dev/null "http://$registry/v2/" \
-    || infra_die "registry did not answer; see $infra_logs/registry.log"
+  infra_await registry 30 "registry on $registry" curl -sf -o /dev/null "http://$registry/v2/" \
+    || infra_fail registry "the registry did not answer on $registry" "$infra_logs/registry.log"
 }
 
 write_env() {
