@@ -10,6 +10,7 @@ started=$(date +%s)
 export CRIGATE_INFRA_DIR=${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}
 
 bash scripts/infra/install-deps.sh
+bash scripts/infra/selftest.sh
 . scripts/lib/java.sh
 
 trap 'bash scripts/infra/down.sh' EXIT
