@@ -17,7 +17,12 @@ crigate_find_jdk() {
   return 1
 }
 if ! JAVA_HOME=$(crigate_find_jdk); then
-  echo "crigate: no JDK 21 or newer found (set JAVA_HOME or install one under /usr/lib/jvm)" >&2
+  cat >&2 <<'MSG'
+crigate: no JDK 21 or newer found (looked at $JAVA_HOME and /usr/lib/jvm/*).
+  Debian 12 packages only JDK 17. Install a JDK 21+, for example Eclipse Temurin from Adoptium's
+  apt repository (package temurin-21-jdk or temurin-25-jdk, see adoptium.net/installation/linux),
+  or unpack any JDK 21+ under /usr/lib/jvm, or point JAVA_HOME at one; then run this again.
+MSG
   return 1 2>/dev/null || exit 1
 fi
 JAVA_MAJOR=$(crigate_java_major "$JAVA_HOME")
