@@ -1,5 +1,6 @@
 package io.crigate.bench;
 
+import io.crigate.cli.Progress;
 import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
 import io.crigate.scheduler.sim.ImageCatalog;
@@ -95,8 +96,7 @@ public final class LayerPlacementExperiment implements Callable<Integer> {
     try {
       // the bandwidth only turns bytes into the simulator's start latency, which is not reported here
       result = new Simulation(nodes.size(), shape, 100e6).run(scorer, seed, trace, catalog,
-          started -> System.err.printf("\r%s seed %d: %d/%d pods", scorer, seed, started, pods), nodes::get);
-      System.err.println();
+          Progress.on("%s seed %d pods".formatted(scorer, seed), pods), nodes::get);
     } finally {
       nodes.forEach(ExperimentNode::close);
     }

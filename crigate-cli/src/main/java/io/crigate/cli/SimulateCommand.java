@@ -20,9 +20,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.IntConsumer;
 import java.util.stream.LongStream;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
-import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -126,16 +123,6 @@ final class SimulateCommand implements Callable<Integer> {
   }
 
   private IntConsumer progress(String task, int total) {
-    if (noProgress) {
-      return done -> {};
-    }
-    ProgressBar bar = new ProgressBarBuilder().setTaskName(task).setInitialMax(total)
-        .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
-    return done -> {
-      bar.stepTo(done);
-      if (done == total) {
-        bar.close();
-      }
-    };
+    return noProgress ? done -> {} : Progress.on(task, total);
   }
 }
