@@ -13,7 +13,6 @@ import org.apache.sshd.client.channel.ClientChannelEvent;
 import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
 import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
 import org.apache.sshd.client.session.ClientSession;
-import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
 
 /**
  * Runs Slurm commands on a login node over ONE reused SSH session (a new session per squeue would
@@ -34,9 +33,7 @@ final class SshCommandRunner implements CommandRunner {
     this.client = SshClient.setUpDefaultClient();
     client.setServerKeyVerifier(new KnownHostsServerKeyVerifier(RejectAllServerKeyVerifier.INSTANCE,
         settings.knownHosts()));
-    if (settings.privateKey() != null) {
-      client.setKeyIdentityProvider(new FileKeyPairProvider(settings.privateKey()));
-    }
+    SshIdentities.restrict(client, settings);
     client.start();
   }
 
