@@ -43,6 +43,7 @@ final class SlurmBackend implements Backend {
   private final JobPlanner planner;
   private final ImageRunner runner;
   private final SandboxDirectory dirs;
+  private final SealedEnv sealedEnv;
   private final Clock clock;
   private final Map<String, Records.Sandbox> sandboxes = new ConcurrentHashMap<>();
   private final Map<String, Records.Container> containers = new ConcurrentHashMap<>();
@@ -75,6 +76,7 @@ final class SlurmBackend implements Backend {
     this.saves = new ContainerSaves(records);
     this.clock = clock;
     this.dirs = new SandboxDirectory(settings.workDirPath());
+    this.sealedEnv = new SealedEnv(vault);
     this.loginHosts = settings.containerLogins() == null ? null
         : new KnownLoginHosts(settings.containerLogins().knownHosts());
     this.runner = ImageRunner.parse(name, settings.runner());
@@ -260,7 +262,8 @@ final class SlurmBackend implements Backend {
     // Planning validates everything the pod supplied before anything is written.
     JobSpec spec = jobSpec(sandbox, config, id);
     Optional<ClusterLogin> login = admitLogin(config);
-    Records.Container container = new Records.Container(id, sandbox.id(), withoutPassword(config).toByteArray(),
+    Records.Container container = new Records.Container(id, sandbox.id(),
+        sealedEnv.seal(withoutPassword(config), id).toByteArray(),
         nowNanos(), 0, false, 0, false, null, login.map(ClusterLogin::key).orElse(null));
     try {
       SandboxDirectory.create(dir);
@@ -325,7 +328,7 @@ final class SlurmBackend implements Backend {
       }
       JobSpec prepared = this.prepared.remove(id);
       JobSpec spec = prepared != null ? prepared
-          : jobSpec(sandbox(container.sandboxId()), containerConfig(container), id);
+          : jobSpec(sandbox(container.sandboxId()), sealedEnv.open(containerConfig(container), id), id);
       long jobId;
       Clusters.Cluster cluster = cluster(container);
       cluster.poller().submitting();

@@ -1,0 +1,81 @@
+package io.crigate.backend.slurm;
+
+import static io.crigate.backend.slurm.SlurmCluster.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.crigate.api.cri.v1.*;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Issue 16: what a pod author could make the daemon do, tried against the real Slurm. */
+class SecurityIT {
+
+  private static final Duration JOB_TIMEOUT = Duration.ofSeconds(60);
+
+  @TempDir Path tmp;
+  private final List<SlurmBackend> backends = new ArrayList<>();
+  private final List<Runnable> cleanups = new ArrayList<>();
+
+  @AfterEach
+  void close() {
+    cleanups.forEach(Runnable::run);
+    backends.forEach(SlurmBackend::close);
+  }
+
+  private SlurmBackend backend(Path state) {
+    SlurmBackend backend = SlurmCluster.backend(settings(Transport.LOCAL), state);
+    backends.add(backend);
+    return backend;
+  }
+
+  private String[] createAndRemoveLater(SlurmBackend backend, String name, ContainerConfig container) {
+    String[] ids = create(backend, pod(name, tmp.resolve("logs"), Map.of()), container);
+    cleanups.add(() -> backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(ids[0]).build()));
+    return ids;
+  }
+
+  private static String unique(String what) {
+    return what + "-" + HexFormat.of().toHexDigits(UUID.randomUUID().getLeastSignificantBits());
+  }
+
+  private void awaitLogDone(Path state, String id) {
+    await().atMost(JOB_TIMEOUT).until(() -> new RecordStore(new FileDurableStore(state.resolve("store"))).log(id).done());
+  }
+
+  /** Item 2: env values named like secrets are sealed at rest, and still reach a job planned after a restart. */
+  @Test
+  void secretNamedVariablesAreStoredSealedAndReachTheJobAfterARestart() throws Exception {
+    Path state = tmp.resolve("state");
+    String password = unique("pw");
+    String token = unique("tok");
+    SlurmBackend first = backend(state);
+    String[] ids = createAndRemoveLater(first, "sealed", container("main",
+        List.of("/bin/sh", "-c", "echo \"got $DB_PASSWORD $API_TOKEN $PLAIN\""),
+        Map.of("DB_PASSWORD", password, "API_TOKEN", token, "PLAIN", "visible")));
+
+    ContainerConfig stored = ContainerConfig.parseFrom(
+        new RecordStore(new FileDurableStore(state.resolve("store"))).containers().get(ids[1]).config());
+    assertThat(stored.getEnvsList()).extracting(KeyValue::getKey).contains("DB_PASSWORD", "API_TOKEN", "PLAIN");
+    assertThat(stored.toByteString().toStringUtf8()).doesNotContain(password).doesNotContain(token).contains("visible");
+    first.close();
+
+    // a new backend has no planned job in memory: it plans from the stored, sealed config
+    SlurmBackend second = backend(state);
+    cleanups.clear();
+    cleanups.add(() -> second.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(ids[0]).build()));
+    start(second, ids[1]);
+    await().atMost(JOB_TIMEOUT).until(() -> status(second, ids[1]).getState() == ContainerState.CONTAINER_EXITED);
+    awaitLogDone(state, ids[1]);
+    assertThat(Files.readString(tmp.resolve("logs/main/0.log"))).contains("got " + password + " " + token + " visible");
+  }
+}
