@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.crigate.api.cri.v1.*;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -77,5 +78,26 @@ class SecurityIT {
     await().atMost(JOB_TIMEOUT).until(() -> status(second, ids[1]).getState() == ContainerState.CONTAINER_EXITED);
     awaitLogDone(state, ids[1]);
     assertThat(Files.readString(tmp.resolve("logs/main/0.log"))).contains("got " + password + " " + token + " visible");
+  }
+
+  /** Item 3: a job that swaps its output file for a link to a secret file never gets that file into its log. */
+  @Test
+  void aJobThatSwapsItsOutputForALinkNeverGetsTheLinkedFileIntoItsLog() throws Exception {
+    String secret = unique("shadow-line");
+    Path secretFile = Files.writeString(tmp.resolve("secret"), secret + "\n");
+    Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-------"));
+    Path state = tmp.resolve("state");
+    SlurmBackend backend = backend(state);
+    String[] ids = createAndRemoveLater(backend, "swap", container("main", List.of("/bin/sh", "-c",
+        "echo before; ln -sf '" + secretFile + "' \"$(readlink /proc/$$/fd/1)\"; sleep 2; echo after"), Map.of()));
+
+    start(backend, ids[1]);
+    await().atMost(JOB_TIMEOUT).until(() -> status(backend, ids[1]).getState() == ContainerState.CONTAINER_EXITED);
+    awaitLogDone(state, ids[1]);
+
+    Path job = Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0], ids[1], "stdout");
+    assertThat(Files.isSymbolicLink(job)).as("the job did replace its output by a link").isTrue();
+    Path log = tmp.resolve("logs/main/0.log");
+    assertThat(Files.exists(log) ? Files.readString(log) : "").doesNotContain(secret);
   }
 }
