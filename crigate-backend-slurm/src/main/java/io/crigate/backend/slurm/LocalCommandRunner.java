@@ -20,16 +20,20 @@ final class LocalCommandRunner implements CommandRunner {
       throw new CrigateException.Unavailable("cannot run %s: %s".formatted(argv.getFirst(), e.getMessage()), e);
     }
     // Both pipes are drained concurrently: a chatty command would otherwise block on a full pipe.
-    CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()),
+    CappedOutput out = new CappedOutput("stdout");
+    CappedOutput err = new CappedOutput("stderr");
+    CompletableFuture<Void> errDrained = CompletableFuture.runAsync(() -> drain(process.getErrorStream(), err),
         Thread::startVirtualThread);
     try (OutputStream in = process.getOutputStream()) {
       in.write(stdin);
     } catch (IOException e) {
       // The command exited without reading its input; its exit code tells the story.
     }
-    byte[] out = readAll(process.getInputStream());
+    drain(process.getInputStream(), out);
     try {
-      return new CommandResult(process.waitFor(), out, err.join());
+      int exitCode = process.waitFor();
+      errDrained.join();
+      return CappedOutput.result(exitCode, out, err);
     } catch (InterruptedException e) {
       process.destroyForcibly();
       Thread.currentThread().interrupt();
@@ -37,9 +41,9 @@ final class LocalCommandRunner implements CommandRunner {
     }
   }
 
-  private static byte[] readAll(InputStream stream) {
+  private static void drain(InputStream stream, CappedOutput into) {
     try (stream) {
-      return stream.readAllBytes();
+      stream.transferTo(into);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

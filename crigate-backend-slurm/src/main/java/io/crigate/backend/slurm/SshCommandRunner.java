@@ -2,7 +2,6 @@ package io.crigate.backend.slurm;
 
 import io.crigate.spi.CrigateException;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -41,8 +40,8 @@ final class SshCommandRunner implements CommandRunner {
   public CommandResult run(List<String> argv, byte[] stdin) {
     String command = ShellQuote.join(argv);
     ClientSession current = session();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CappedOutput out = new CappedOutput("stdout");
+    CappedOutput err = new CappedOutput("stderr");
     try (ChannelExec channel = current.createExecChannel(command)) {
       channel.setIn(new ByteArrayInputStream(stdin));
       channel.setOut(out);
@@ -53,7 +52,7 @@ final class SshCommandRunner implements CommandRunner {
       if (status == null) {
         throw new CrigateException.Unavailable("ssh %s: %s ended without an exit status".formatted(target(), argv.getFirst()));
       }
-      return new CommandResult(status, out.toByteArray(), err.toByteArray());
+      return CappedOutput.result(status, out, err);
     } catch (IOException e) {
       dropSession(current);
       throw new CrigateException.Unavailable("ssh %s: %s failed: %s".formatted(target(), argv.getFirst(), e.getMessage()), e);

@@ -17,6 +17,8 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** Issue 16: what a pod author could make the daemon do, tried against the real Slurm. */
 class SecurityIT {
@@ -99,5 +101,42 @@ class SecurityIT {
     assertThat(Files.isSymbolicLink(job)).as("the job did replace its output by a link").isTrue();
     Path log = tmp.resolve("logs/main/0.log");
     assertThat(Files.exists(log) ? Files.readString(log) : "").doesNotContain(secret);
+  }
+
+  /**
+   * Item 6: ExecSync output is cut at 16 MiB per stream, as containerd cuts it, and the reply says
+   * so; before, {@code head -c 50000000 /dev/zero} ran the daemon out of heap. The backend keeps
+   * serving afterwards.
+   */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = Transport.class, names = {"LOCAL", "SSH"})
+  void execSyncOutputIsCappedAt16MiBPerStreamAndSaysSo(Transport transport) {
+    SlurmBackend backend = SlurmCluster.backend(settings(transport), tmp.resolve("state"));
+    backends.add(backend);
+    String[] ids = createAndRemoveLater(backend, "flood", container("main", List.of("sleep", "300"), Map.of()));
+    start(backend, ids[1]);
+    await().atMost(JOB_TIMEOUT).until(() -> status(backend, ids[1]).getMessage().contains(" RUNNING"));
+
+    ExecSyncResponse both = backend.execSync(ExecSyncRequest.newBuilder().setContainerId(ids[1]).setTimeout(60)
+        .addAllCmd(List.of("/bin/sh", "-c", "head -c 50000000 /dev/zero; head -c 20000000 /dev/zero >&2")).build());
+    assertThat(both.getExitCode()).isZero();
+    assertThat(both.getStdout().size()).isEqualTo(CappedOutput.LIMIT);
+    // 16 MiB of the command's own stderr, then one line per cut stream
+    assertThat(both.getStderr().size()).isGreaterThan(CappedOutput.LIMIT).isLessThan(CappedOutput.LIMIT + 1024);
+    String notices = both.getStderr().substring(CappedOutput.LIMIT).toStringUtf8();
+    assertThat(notices).contains("stdout truncated at 16 MiB, " + (50_000_000 - CappedOutput.LIMIT) + " more bytes dropped")
+        .contains("stderr truncated at 16 MiB, " + (20_000_000 - CappedOutput.LIMIT) + " more bytes dropped");
+
+    // a probe that never stops writing: ended by its timeout, its output cut all the same
+    ExecSyncResponse yes = backend.execSync(ExecSyncRequest.newBuilder().setContainerId(ids[1]).setTimeout(2)
+        .addCmd("yes").build());
+    assertThat(yes.getExitCode()).isEqualTo(124);
+    assertThat(yes.getStdout().size()).isLessThanOrEqualTo(CappedOutput.LIMIT);
+
+    ExecSyncResponse small = backend.execSync(ExecSyncRequest.newBuilder().setContainerId(ids[1])
+        .addAllCmd(List.of("echo", "still-serving")).build());
+    assertThat(small.getStdout().toStringUtf8()).isEqualTo("still-serving\n");
+    assertThat(small.getStderr().isEmpty()).isTrue();
+    assertThat(status(backend, ids[1]).getState()).isEqualTo(ContainerState.CONTAINER_RUNNING);
   }
 }
