@@ -55,7 +55,7 @@ final class SlurmBackend implements Backend {
    * then plans from the stored configs.
    */
   private final Map<String, JobSpec> prepared = new ConcurrentHashMap<>();
-  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  private final KeyedLocks locks = new KeyedLocks();
   /**
    * Containers without a stored job id that may nevertheless have one: after a restart every
    * unstarted container is one (the crash may have hit between sbatch and storing the id), so no
@@ -103,7 +103,7 @@ final class SlurmBackend implements Backend {
         SlurmClient client = clusters.of(login).client();
         Map<String, Long> jobs = client.findByNames(ids.stream().map(id -> SlurmClient.NAME_PREFIX + id).toList());
         for (String id : ids) {
-          synchronized (lock(id)) {
+          try (KeyedLocks.Held held = locks.hold(id)) {
             Records.Container container = containers.get(id);
             if (container != null && unreconciled.remove(id)) {
               settleSubmission(container, jobs);
@@ -320,7 +320,7 @@ final class SlurmBackend implements Backend {
   @Override
   public StartContainerResponse startContainer(StartContainerRequest request) {
     String id = request.getContainerId();
-    synchronized (lock(id)) {
+    try (KeyedLocks.Held held = locks.hold(id)) {
       Records.Container container = reconcile(id);
       if (container.started()) {
         throw new CrigateException.FailedPrecondition("container %s already started as slurm job %d"
@@ -354,7 +354,7 @@ final class SlurmBackend implements Backend {
    * with this container's name, adopt it; otherwise the container was never started.
    */
   Records.Container reconcile(String id) {
-    synchronized (lock(id)) {
+    try (KeyedLocks.Held held = locks.hold(id)) {
       Records.Container container = container(id);
       if (container.started() || !container.submitting() && !unreconciled.contains(id)) {
         return container;
@@ -498,7 +498,7 @@ final class SlurmBackend implements Backend {
     SandboxDirectory.delete(dirs.container(container.sandboxId(), id));
     saves.remove(id);
     containers.remove(id);
-    locks.remove(id);
+    locks.forget(id);
     String login = container.login();
     if (login != null && containers.values().stream().noneMatch(c -> login.equals(c.login()))) {
       clusters.release(login);
@@ -653,7 +653,7 @@ final class SlurmBackend implements Backend {
     if (id == null) {
       return;
     }
-    synchronized (lock(id)) {
+    try (KeyedLocks.Held held = locks.hold(id)) {
       Records.Container container = containers.get(id);
       if (container == null || container.finish() != null) {
         return;
@@ -719,10 +719,6 @@ final class SlurmBackend implements Backend {
     saves.later(container);
     containers.put(container.id(), container);
     return container;
-  }
-
-  private Object lock(String id) {
-    return locks.computeIfAbsent(id, key -> new Object());
   }
 
   private Records.Sandbox sandbox(String id) {

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.channel.ChannelExec;
 import org.apache.sshd.client.channel.ClientChannelEvent;
@@ -21,10 +22,11 @@ import org.apache.sshd.client.session.ClientSession;
 final class SshCommandRunner implements CommandRunner {
 
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
 
   private final SlurmSettings.Ssh settings;
   private final SshClient client;
+  /** Guards {@link #session}; a lock rather than synchronized, which would pin a virtual thread's carrier during the connect. */
+  private final ReentrantLock lock = new ReentrantLock();
   private ClientSession session;
 
   SshCommandRunner(SlurmSettings.Ssh settings) {
@@ -46,8 +48,14 @@ final class SshCommandRunner implements CommandRunner {
       channel.setIn(new ByteArrayInputStream(stdin));
       channel.setOut(out);
       channel.setErr(err);
+      Duration limit = CommandDeadline.remaining();
       channel.open().verify(CONNECT_TIMEOUT);
-      channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), COMMAND_TIMEOUT);
+      if (!channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), limit).contains(ClientChannelEvent.CLOSED)) {
+        // closing the channel hangs up the remote command; the session stays usable
+        channel.close(true);
+        throw new CrigateException.Unavailable("ssh %s: %s did not finish within %d s and was abandoned"
+            .formatted(target(), argv.getFirst(), limit.toSeconds()));
+      }
       Integer status = channel.getExitStatus();
       if (status == null) {
         throw new CrigateException.Unavailable("ssh %s: %s ended without an exit status".formatted(target(), argv.getFirst()));
@@ -59,7 +67,16 @@ final class SshCommandRunner implements CommandRunner {
     }
   }
 
-  private synchronized ClientSession session() {
+  private ClientSession session() {
+    lock.lock();
+    try {
+      return openSession();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private ClientSession openSession() {
     if (session != null && session.isOpen() && session.isAuthenticated()) {
       return session;
     }
@@ -84,10 +101,15 @@ final class SshCommandRunner implements CommandRunner {
     }
   }
 
-  private synchronized void dropSession(ClientSession broken) {
-    if (session == broken) {
-      broken.close(true);
-      session = null;
+  private void dropSession(ClientSession broken) {
+    lock.lock();
+    try {
+      if (session == broken) {
+        broken.close(true);
+        session = null;
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -96,10 +118,15 @@ final class SshCommandRunner implements CommandRunner {
   }
 
   @Override
-  public synchronized void close() {
-    if (session != null) {
-      session.close(true);
+  public void close() {
+    lock.lock();
+    try {
+      if (session != null) {
+        session.close(true);
+      }
+      client.stop();
+    } finally {
+      lock.unlock();
     }
-    client.stop();
   }
 }
