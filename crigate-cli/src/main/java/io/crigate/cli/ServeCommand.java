@@ -58,7 +58,7 @@ final class ServeCommand implements Callable<Integer> {
   String dumpFormat;
 
   @Option(names = "--dump-redact-env", paramLabel = "REGEX",
-      description = "Container env values whose name matches are hidden in dumps (default (?i)PASSWORD|TOKEN|SECRET|KEY).")
+      description = "Container env values whose name matches are hidden in dumps (default (?i)PASS|TOKEN|SECRET|KEY|CREDENTIAL|AUTH).")
   String dumpRedactEnv;
 
   @Option(names = "--log-level", paramLabel = "LEVEL", description = "trace, debug, info (default), warn, error or off.")

@@ -7,6 +7,7 @@ import io.crigate.core.server.CriServer;
 import io.crigate.core.server.SocketFile;
 import io.crigate.core.server.StateDirLock;
 import io.crigate.core.state.GatewayState;
+import io.crigate.core.state.PrivateFiles;
 import io.crigate.spi.Backend;
 import io.crigate.spi.BackendFactory;
 import io.crigate.spi.CrigateException;
@@ -15,9 +16,6 @@ import io.crigate.spi.InitContext;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -128,12 +126,7 @@ public final class Gateway implements AutoCloseable {
   }
 
   private static InitContext initContext(Path stateDir, BackendConfig backend, GatewayState state) {
-    Path dir = stateDir.resolve("backends").resolve(backend.name());
-    try {
-      Files.createDirectories(dir);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot create state dir of backend " + backend.name(), e);
-    }
+    Path dir = PrivateFiles.directory(PrivateFiles.directory(stateDir.resolve("backends")).resolve(backend.name()));
     return new InitContext(backend.name(), backend.settings(), dir, state.backendStore(backend.name()), Clock.systemUTC());
   }
 

@@ -40,9 +40,11 @@ final class CliSlurmClient implements SlurmClient {
       argv.add("env");
       job.submitEnv().forEach((name, value) -> argv.add(name + "=" + value));
     }
-    argv.addAll(List.of("sbatch", "--parsable", "--job-name=" + job.name(), "--comment=" + job.comment(),
-        "--chdir=" + job.workDir(), "--output=" + job.stdoutPath(), "--error=" + job.stderrPath(), "--export=NONE"));
+    argv.add("sbatch");
     argv.addAll(job.options().argv());
+    // crigate's own options last: if one of the pod's ever meant the same, sbatch keeps the last
+    argv.addAll(List.of("--parsable", "--job-name=" + job.name(), "--comment=" + job.comment(),
+        "--chdir=" + job.workDir(), "--output=" + job.stdoutPath(), "--error=" + job.stderrPath(), "--export=NONE"));
     CommandResult result = runner.run(argv, job.script().getBytes(StandardCharsets.UTF_8));
     if (!result.ok()) {
       if (CONTROLLER_DOWN.matcher(result.err()).find()) {

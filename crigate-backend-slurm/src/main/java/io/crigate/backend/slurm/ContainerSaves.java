@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,8 @@ final class ContainerSaves implements AutoCloseable {
   static final long DELAY_MILLIS = 100;
 
   private final RecordStore records;
+  /** Guards {@link #pending}; not a monitor, since SQLite writes run under it (see {@link KeyedLocks}). */
+  private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, Records.Container> pending = new LinkedHashMap<>();
   private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
       Thread.ofPlatform().daemon().name("slurm-record-saves").factory());
@@ -36,29 +39,49 @@ final class ContainerSaves implements AutoCloseable {
   }
 
   /** On disk when this returns. */
-  synchronized void now(Records.Container container) {
-    pending.remove(container.id());
-    records.put(container);
+  void now(Records.Container container) {
+    lock.lock();
+    try {
+      pending.remove(container.id());
+      records.put(container);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** On disk within {@link #DELAY_MILLIS}, unless a crash comes first (see the class comment). */
-  synchronized void later(Records.Container container) {
-    if (pending.isEmpty()) {
-      flusher.schedule(this::flushQuietly, DELAY_MILLIS, TimeUnit.MILLISECONDS);
+  void later(Records.Container container) {
+    lock.lock();
+    try {
+      if (pending.isEmpty()) {
+        flusher.schedule(this::flushQuietly, DELAY_MILLIS, TimeUnit.MILLISECONDS);
+      }
+      pending.put(container.id(), container);
+    } finally {
+      lock.unlock();
     }
-    pending.put(container.id(), container);
   }
 
-  synchronized void remove(String id) {
-    pending.remove(id);
-    records.removeContainer(id);
+  void remove(String id) {
+    lock.lock();
+    try {
+      pending.remove(id);
+      records.removeContainer(id);
+    } finally {
+      lock.unlock();
+    }
   }
 
   /** Writes what is pending; on failure it stays pending for the next attempt. */
-  synchronized void flush() {
-    if (!pending.isEmpty()) {
-      records.putAll(pending.values());
-      pending.clear();
+  void flush() {
+    lock.lock();
+    try {
+      if (!pending.isEmpty()) {
+        records.putAll(pending.values());
+        pending.clear();
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -71,8 +94,13 @@ final class ContainerSaves implements AutoCloseable {
     }
   }
 
-  private synchronized int pendingCount() {
-    return pending.size();
+  private int pendingCount() {
+    lock.lock();
+    try {
+      return pending.size();
+    } finally {
+      lock.unlock();
+    }
   }
 
   @Override

@@ -170,6 +170,7 @@ final class JobPlanner {
         throw new CrigateException.InvalidArgument(
             "JOB_CUSTOM_CONFIG line '%s' is not SBATCH_NAME=value".formatted(line.strip()));
       }
+      SbatchOptionNames.checkVariable(match.group(1));
       result.put(match.group(1), match.group(2));
     }
     return result;

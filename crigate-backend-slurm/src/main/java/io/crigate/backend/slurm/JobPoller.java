@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +39,8 @@ final class JobPoller implements AutoCloseable {
   private final Set<Long> tracked = ConcurrentHashMap.newKeySet();
   private final Map<Long, JobState> cache = new ConcurrentHashMap<>();
   private final AtomicLong polls = new AtomicLong();
-  private final Object pollLock = new Object();
+  /** Not a monitor: squeue runs under it (see {@link KeyedLocks}). */
+  private final ReentrantLock pollLock = new ReentrantLock();
   private volatile CrigateException.Unavailable lastFailure;
   private volatile boolean running = true;
   private volatile long lastSubmitNanos;
@@ -97,19 +99,20 @@ final class JobPoller implements AutoCloseable {
 
   /** One poll now, on the caller's thread (StopContainer waits with it). */
   void pollNow() {
-    synchronized (pollLock) {
-      try {
-        pollOnce();
-        lastFailure = null;
-      } catch (CrigateException.Unavailable e) {
-        lastFailure = e;
-        throw e;
-      } catch (CrigateException.PermissionDenied e) {
-        // A login refused after it once worked (its password changed): status is unknown, the
-        // jobs are not gone, so readers get Unavailable and the loop backs off as for an outage.
-        lastFailure = new CrigateException.Unavailable(e.getMessage(), e);
-        throw lastFailure;
-      }
+    pollLock.lock();
+    try {
+      pollOnce();
+      lastFailure = null;
+    } catch (CrigateException.Unavailable e) {
+      lastFailure = e;
+      throw e;
+    } catch (CrigateException.PermissionDenied e) {
+      // A login refused after it once worked (its password changed): status is unknown, the
+      // jobs are not gone, so readers get Unavailable and the loop backs off as for an outage.
+      lastFailure = new CrigateException.Unavailable(e.getMessage(), e);
+      throw lastFailure;
+    } finally {
+      pollLock.unlock();
     }
   }
 

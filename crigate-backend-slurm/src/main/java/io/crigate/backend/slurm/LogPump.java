@@ -2,12 +2,7 @@ package io.crigate.backend.slurm;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -39,11 +34,11 @@ final class LogPump implements AutoCloseable {
 
   private static final class Source {
     final String stream;
-    final Path file;
+    final JobOutputFile file;
     long offset;
     final ByteArrayOutputStream pending = new ByteArrayOutputStream();
 
-    Source(String stream, Path file, long offset) {
+    Source(String stream, JobOutputFile file, long offset) {
       this.stream = stream;
       this.file = file;
       this.offset = offset;
@@ -60,7 +55,8 @@ final class LogPump implements AutoCloseable {
     this.writer = writer;
     this.jobEnded = jobEnded;
     this.checkpoint = checkpoint;
-    this.sources = List.of(new Source("stdout", stdout, from.stdout()), new Source("stderr", stderr, from.stderr()));
+    this.sources = List.of(new Source("stdout", new JobOutputFile(containerId, stdout), from.stdout()),
+        new Source("stderr", new JobOutputFile(containerId, stderr), from.stderr()));
   }
 
   void start() {
@@ -135,20 +131,7 @@ final class LogPump implements AutoCloseable {
   }
 
   private static byte[] read(Source source) throws IOException {
-    try (FileChannel channel = FileChannel.open(source.file, StandardOpenOption.READ)) {
-      long available = channel.size() - source.offset;
-      if (available <= 0) {
-        return new byte[0];
-      }
-      ByteBuffer buffer = ByteBuffer.allocate((int) Math.min(available, 1 << 20));
-      channel.read(buffer, source.offset);
-      buffer.flip();
-      byte[] bytes = new byte[buffer.remaining()];
-      buffer.get(bytes);
-      return bytes;
-    } catch (NoSuchFileException e) {
-      return new byte[0];
-    }
+    return source.file.readFrom(source.offset);
   }
 
   @Override

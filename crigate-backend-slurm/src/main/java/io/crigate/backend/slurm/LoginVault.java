@@ -16,7 +16,8 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Seals cluster passwords before they reach the durable store, with AES-256-GCM under a key kept
+ * Seals cluster passwords and secret-named environment values ({@link SealedEnv}) before they reach
+ * the durable store, with AES-256-GCM under a key kept
  * in its own 0600 file in the backend's state dir. A copy of the state database (a backup, a bug
  * report) then does not give away the passwords; the key file does, so it never leaves the node.
  * The login's key is bound in as associated data, so a sealed password cannot be replayed for
@@ -70,30 +71,46 @@ final class LoginVault {
 
   /** nonce || ciphertext-with-tag */
   byte[] seal(String password, String loginKey) {
+    return seal(password.getBytes(StandardCharsets.UTF_8), loginKey);
+  }
+
+  /** @throws IllegalStateException when the blob was not sealed for this login under this key */
+  String unseal(byte[] sealed, String loginKey) {
+    return new String(open(sealed, loginKey), StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Seals any secret bound to {@code context} (a login key, a container's variable), which must be
+   * given again to open it: a sealed value moved to another record does not open.
+   */
+  byte[] seal(byte[] plain, String context) {
     byte[] nonce = new byte[NONCE_BYTES];
     random.nextBytes(nonce);
-    byte[] sealed = crypt(Cipher.ENCRYPT_MODE, nonce, loginKey, password.getBytes(StandardCharsets.UTF_8));
+    byte[] sealed = crypt(Cipher.ENCRYPT_MODE, nonce, context, plain);
     byte[] out = Arrays.copyOf(nonce, NONCE_BYTES + sealed.length);
     System.arraycopy(sealed, 0, out, NONCE_BYTES, sealed.length);
     return out;
   }
 
-  /** @throws IllegalStateException when the blob was not sealed for this login under this key */
-  String unseal(byte[] sealed, String loginKey) {
+  /** @throws IllegalStateException when the blob was not sealed for {@code context} under this key */
+  byte[] open(byte[] sealed, String context) {
+    if (sealed.length < NONCE_BYTES) {
+      throw new IllegalStateException("sealed value of %s is truncated".formatted(context));
+    }
     byte[] nonce = Arrays.copyOf(sealed, NONCE_BYTES);
     byte[] body = Arrays.copyOfRange(sealed, NONCE_BYTES, sealed.length);
-    return new String(crypt(Cipher.DECRYPT_MODE, nonce, loginKey, body), StandardCharsets.UTF_8);
+    return crypt(Cipher.DECRYPT_MODE, nonce, context, body);
   }
 
-  private byte[] crypt(int mode, byte[] nonce, String loginKey, byte[] input) {
+  private byte[] crypt(int mode, byte[] nonce, String context, byte[] input) {
     try {
       Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
       cipher.init(mode, key, new GCMParameterSpec(TAG_BITS, nonce));
-      cipher.updateAAD(loginKey.getBytes(StandardCharsets.UTF_8));
+      cipher.updateAAD(context.getBytes(StandardCharsets.UTF_8));
       return cipher.doFinal(input);
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("stored password of login %s cannot be unsealed with this node's key"
-          .formatted(loginKey), e);
+      throw new IllegalStateException("sealed value of %s cannot be unsealed with this node's key"
+          .formatted(context), e);
     }
   }
 }

@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * sbatch options by long name, later settings overriding earlier ones. Parsed from the word lists
+ * sbatch options by full long name, later settings overriding earlier ones; only those
+ * {@link SbatchOptionNames} allows, with abbreviations resolved as sbatch resolves them. Parsed from the word lists
  * users give (annotations, flavors); rendered as {@code --name=value} argv words for sbatch or as
  * fields of a slurmrestd job description.
  */
@@ -19,10 +19,6 @@ final class SbatchOptions {
       Map.entry("c", "cpus-per-task"), Map.entry("t", "time"), Map.entry("G", "gpus"),
       Map.entry("A", "account"), Map.entry("q", "qos"), Map.entry("C", "constraint"),
       Map.entry("w", "nodelist"), Map.entry("x", "exclude"));
-
-  /** Set by the backend itself: log streaming and restart reconciliation depend on them. */
-  static final Set<String> RESERVED = Set.of("job-name", "J", "comment", "output", "o", "error", "e", "chdir",
-      "D", "export", "input", "i", "wrap", "array", "a", "parsable", "wait", "W");
 
   private final Map<String, String> options = new LinkedHashMap<>();
 
@@ -60,6 +56,9 @@ final class SbatchOptions {
       if (word.startsWith("--") && word.length() > 2) {
         int eq = word.indexOf('=');
         name = eq < 0 ? word.substring(2) : word.substring(2, eq);
+        if (name.isEmpty()) {
+          throw invalid(source, "'%s' is not an sbatch option".formatted(word));
+        }
         value = eq < 0 ? "" : word.substring(eq + 1);
       } else if (word.startsWith("-") && word.length() >= 2 && SHORT.containsKey(word.substring(1, 2))) {
         name = SHORT.get(word.substring(1, 2));
@@ -73,10 +72,7 @@ final class SbatchOptions {
       } else {
         throw invalid(source, "'%s' is not an sbatch option (write long options as --name=value)".formatted(word));
       }
-      if (RESERVED.contains(name)) {
-        throw invalid(source, "option --%s is set by crigate and cannot be overridden".formatted(name));
-      }
-      parsed.set(name, value);
+      parsed.set(SbatchOptionNames.resolve(source, name), value);
     }
     return parsed;
   }

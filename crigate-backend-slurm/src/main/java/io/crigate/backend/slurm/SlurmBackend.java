@@ -43,6 +43,7 @@ final class SlurmBackend implements Backend {
   private final JobPlanner planner;
   private final ImageRunner runner;
   private final SandboxDirectory dirs;
+  private final SealedEnv sealedEnv;
   private final Clock clock;
   private final Map<String, Records.Sandbox> sandboxes = new ConcurrentHashMap<>();
   private final Map<String, Records.Container> containers = new ConcurrentHashMap<>();
@@ -54,7 +55,7 @@ final class SlurmBackend implements Backend {
    * then plans from the stored configs.
    */
   private final Map<String, JobSpec> prepared = new ConcurrentHashMap<>();
-  private final Map<String, Object> locks = new ConcurrentHashMap<>();
+  private final KeyedLocks locks = new KeyedLocks();
   /**
    * Containers without a stored job id that may nevertheless have one: after a restart every
    * unstarted container is one (the crash may have hit between sbatch and storing the id), so no
@@ -75,6 +76,7 @@ final class SlurmBackend implements Backend {
     this.saves = new ContainerSaves(records);
     this.clock = clock;
     this.dirs = new SandboxDirectory(settings.workDirPath());
+    this.sealedEnv = new SealedEnv(vault);
     this.loginHosts = settings.containerLogins() == null ? null
         : new KnownLoginHosts(settings.containerLogins().knownHosts());
     this.runner = ImageRunner.parse(name, settings.runner());
@@ -101,7 +103,7 @@ final class SlurmBackend implements Backend {
         SlurmClient client = clusters.of(login).client();
         Map<String, Long> jobs = client.findByNames(ids.stream().map(id -> SlurmClient.NAME_PREFIX + id).toList());
         for (String id : ids) {
-          synchronized (lock(id)) {
+          try (KeyedLocks.Held held = locks.hold(id)) {
             Records.Container container = containers.get(id);
             if (container != null && unreconciled.remove(id)) {
               settleSubmission(container, jobs);
@@ -260,7 +262,8 @@ final class SlurmBackend implements Backend {
     // Planning validates everything the pod supplied before anything is written.
     JobSpec spec = jobSpec(sandbox, config, id);
     Optional<ClusterLogin> login = admitLogin(config);
-    Records.Container container = new Records.Container(id, sandbox.id(), withoutPassword(config).toByteArray(),
+    Records.Container container = new Records.Container(id, sandbox.id(),
+        sealedEnv.seal(withoutPassword(config), id).toByteArray(),
         nowNanos(), 0, false, 0, false, null, login.map(ClusterLogin::key).orElse(null));
     try {
       SandboxDirectory.create(dir);
@@ -317,7 +320,7 @@ final class SlurmBackend implements Backend {
   @Override
   public StartContainerResponse startContainer(StartContainerRequest request) {
     String id = request.getContainerId();
-    synchronized (lock(id)) {
+    try (KeyedLocks.Held held = locks.hold(id)) {
       Records.Container container = reconcile(id);
       if (container.started()) {
         throw new CrigateException.FailedPrecondition("container %s already started as slurm job %d"
@@ -325,7 +328,7 @@ final class SlurmBackend implements Backend {
       }
       JobSpec prepared = this.prepared.remove(id);
       JobSpec spec = prepared != null ? prepared
-          : jobSpec(sandbox(container.sandboxId()), containerConfig(container), id);
+          : jobSpec(sandbox(container.sandboxId()), sealedEnv.open(containerConfig(container), id), id);
       long jobId;
       Clusters.Cluster cluster = cluster(container);
       cluster.poller().submitting();
@@ -351,7 +354,7 @@ final class SlurmBackend implements Backend {
    * with this container's name, adopt it; otherwise the container was never started.
    */
   Records.Container reconcile(String id) {
-    synchronized (lock(id)) {
+    try (KeyedLocks.Held held = locks.hold(id)) {
       Records.Container container = container(id);
       if (container.started() || !container.submitting() && !unreconciled.contains(id)) {
         return container;
@@ -495,7 +498,7 @@ final class SlurmBackend implements Backend {
     SandboxDirectory.delete(dirs.container(container.sandboxId(), id));
     saves.remove(id);
     containers.remove(id);
-    locks.remove(id);
+    locks.forget(id);
     String login = container.login();
     if (login != null && containers.values().stream().noneMatch(c -> login.equals(c.login()))) {
       clusters.release(login);
@@ -650,7 +653,7 @@ final class SlurmBackend implements Backend {
     if (id == null) {
       return;
     }
-    synchronized (lock(id)) {
+    try (KeyedLocks.Held held = locks.hold(id)) {
       Records.Container container = containers.get(id);
       if (container == null || container.finish() != null) {
         return;
@@ -716,10 +719,6 @@ final class SlurmBackend implements Backend {
     saves.later(container);
     containers.put(container.id(), container);
     return container;
-  }
-
-  private Object lock(String id) {
-    return locks.computeIfAbsent(id, key -> new Object());
   }
 
   private Records.Sandbox sandbox(String id) {

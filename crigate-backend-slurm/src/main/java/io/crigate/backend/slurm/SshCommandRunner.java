@@ -2,18 +2,17 @@ package io.crigate.backend.slurm;
 
 import io.crigate.spi.CrigateException;
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
 import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.channel.ChannelExec;
 import org.apache.sshd.client.channel.ClientChannelEvent;
 import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
 import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
 import org.apache.sshd.client.session.ClientSession;
-import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
 
 /**
  * Runs Slurm commands on a login node over ONE reused SSH session (a new session per squeue would
@@ -23,10 +22,11 @@ import org.apache.sshd.common.keyprovider.FileKeyPairProvider;
 final class SshCommandRunner implements CommandRunner {
 
   private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
-  private static final Duration COMMAND_TIMEOUT = Duration.ofMinutes(2);
 
   private final SlurmSettings.Ssh settings;
   private final SshClient client;
+  /** Guards {@link #session}; a lock rather than synchronized, which would pin a virtual thread's carrier during the connect. */
+  private final ReentrantLock lock = new ReentrantLock();
   private ClientSession session;
 
   SshCommandRunner(SlurmSettings.Ssh settings) {
@@ -34,9 +34,7 @@ final class SshCommandRunner implements CommandRunner {
     this.client = SshClient.setUpDefaultClient();
     client.setServerKeyVerifier(new KnownHostsServerKeyVerifier(RejectAllServerKeyVerifier.INSTANCE,
         settings.knownHosts()));
-    if (settings.privateKey() != null) {
-      client.setKeyIdentityProvider(new FileKeyPairProvider(settings.privateKey()));
-    }
+    SshIdentities.restrict(client, settings);
     client.start();
   }
 
@@ -44,26 +42,41 @@ final class SshCommandRunner implements CommandRunner {
   public CommandResult run(List<String> argv, byte[] stdin) {
     String command = ShellQuote.join(argv);
     ClientSession current = session();
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CappedOutput out = new CappedOutput("stdout");
+    CappedOutput err = new CappedOutput("stderr");
     try (ChannelExec channel = current.createExecChannel(command)) {
       channel.setIn(new ByteArrayInputStream(stdin));
       channel.setOut(out);
       channel.setErr(err);
+      Duration limit = CommandDeadline.remaining();
       channel.open().verify(CONNECT_TIMEOUT);
-      channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), COMMAND_TIMEOUT);
+      if (!channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), limit).contains(ClientChannelEvent.CLOSED)) {
+        // closing the channel hangs up the remote command; the session stays usable
+        channel.close(true);
+        throw new CrigateException.Unavailable("ssh %s: %s did not finish within %d s and was abandoned"
+            .formatted(target(), argv.getFirst(), limit.toSeconds()));
+      }
       Integer status = channel.getExitStatus();
       if (status == null) {
         throw new CrigateException.Unavailable("ssh %s: %s ended without an exit status".formatted(target(), argv.getFirst()));
       }
-      return new CommandResult(status, out.toByteArray(), err.toByteArray());
+      return CappedOutput.result(status, out, err);
     } catch (IOException e) {
       dropSession(current);
       throw new CrigateException.Unavailable("ssh %s: %s failed: %s".formatted(target(), argv.getFirst(), e.getMessage()), e);
     }
   }
 
-  private synchronized ClientSession session() {
+  private ClientSession session() {
+    lock.lock();
+    try {
+      return openSession();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private ClientSession openSession() {
     if (session != null && session.isOpen() && session.isAuthenticated()) {
       return session;
     }
@@ -88,10 +101,15 @@ final class SshCommandRunner implements CommandRunner {
     }
   }
 
-  private synchronized void dropSession(ClientSession broken) {
-    if (session == broken) {
-      broken.close(true);
-      session = null;
+  private void dropSession(ClientSession broken) {
+    lock.lock();
+    try {
+      if (session == broken) {
+        broken.close(true);
+        session = null;
+      }
+    } finally {
+      lock.unlock();
     }
   }
 
@@ -100,10 +118,15 @@ final class SshCommandRunner implements CommandRunner {
   }
 
   @Override
-  public synchronized void close() {
-    if (session != null) {
-      session.close(true);
+  public void close() {
+    lock.lock();
+    try {
+      if (session != null) {
+        session.close(true);
+      }
+      client.stop();
+    } finally {
+      lock.unlock();
     }
-    client.stop();
   }
 }

@@ -12,12 +12,15 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
+import org.apache.sshd.common.util.io.PathUtils;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -119,6 +122,34 @@ class ContainerLoginIT {
     assertThat(new RecordStore(new FileDurableStore(state.resolve("store"))).logins()).isEmpty();
     try (Stream<Path> left = Files.list(Path.of(env("CRIGATE_SLURM_WORKDIR"), sandbox))) {
       assertThat(left).isEmpty();
+    }
+  }
+
+  /**
+   * Issue 16 item 1: the daemon's own keys must never log a container in. slurm-up.sh's sshd reads
+   * one AuthorizedKeysFile for every user, and it holds root's client key; that key is put where
+   * MINA's default client looks ({@code ~/.ssh/id_ecdsa}, and named in {@code ~/.ssh/config}), and a
+   * wrong password must still be refused. The pom points this JVM's user.home into target/, so the
+   * real home of whoever runs the build is never touched.
+   */
+  @Test
+  void theDaemonsOwnKeysNeverLogAContainerIn() throws Exception {
+    Path home = PathUtils.getUserHomeFolder();
+    assertThat(home.toString()).as("failsafe's user.home (crigate-backend-slurm/pom.xml)").contains("/target/");
+    Path dotSsh = Files.createDirectories(home.resolve(".ssh"));
+    Files.setPosixFilePermissions(dotSsh, PosixFilePermissions.fromString("rwx------"));
+    Path key = Files.copy(Path.of(env("CRIGATE_SSH_KEY")), dotSsh.resolve("id_ecdsa"), StandardCopyOption.REPLACE_EXISTING);
+    Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------"));
+    Files.writeString(dotSsh.resolve("config"), "Host *\n  IdentityFile " + key + "\n");
+    try {
+      SlurmBackend backend = backend(tmp.resolve("state"), true);
+      String sandbox = backend.runPodSandbox(RunPodSandboxRequest.newBuilder()
+          .setConfig(pod("borrowed-key", tmp.resolve("logs"), Map.of())).build()).getPodSandboxId();
+      assertThatThrownBy(() -> createIn(backend, sandbox, container("main", List.of("true"), login("x"))))
+          .isInstanceOf(CrigateException.PermissionDenied.class);
+      assertThat(backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList()).isEmpty();
+    } finally {
+      SandboxDirectory.delete(dotSsh);
     }
   }
 

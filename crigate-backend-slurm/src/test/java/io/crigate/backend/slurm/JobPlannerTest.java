@@ -12,6 +12,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class JobPlannerTest {
 
@@ -83,6 +84,16 @@ class JobPlannerTest {
         pod(Map.of()), "cid", "/d");
 
     assertThat(plan.submitEnv()).containsExactly(Map.entry("SBATCH_TIMELIMIT", "5"), Map.entry("SBATCH_QOS", "low"));
+  }
+
+  /** Issue 16 item 4: only the input variables of allowed options pass; sbatch's own behaviour stays crigate's. */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"SBATCH_WAIT", "SBATCH_ARRAY_INX", "SBATCH_CLUSTERS", "SBATCH_EXPORT", "SBATCH_OUTPUT",
+      "SBATCH_JOB_NAME", "SBATCH_CONTAINER"})
+  void customConfigRefusesSbatchVariablesOutsideTheAllowList(String variable) {
+    assertThatThrownBy(() -> planner.plan(container(Map.of("JOB_CUSTOM_CONFIG", "SBATCH_QOS=low\n" + variable + "=1"))
+        .build(), pod(Map.of()), "cid", "/d"))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining(variable);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.crigate.core.dump;
 
+import io.crigate.spi.SecretNames;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.regex.Pattern;
@@ -15,8 +16,8 @@ import java.util.regex.Pattern;
  */
 public record DumpSettings(DumpRules rules, Optional<Path> file, DumpFormat format, Pattern redactEnv) {
 
-  /** Names like DB_PASSWORD, GITHUB_TOKEN, AWS_SECRET_ACCESS_KEY, in any case. */
-  public static final String DEFAULT_REDACT_ENV = "(?i)PASSWORD|TOKEN|SECRET|KEY";
+  /** {@link SecretNames#DEFAULT}: the same names the backends seal at rest. */
+  public static final String DEFAULT_REDACT_ENV = SecretNames.DEFAULT;
 
   public static DumpSettings off() {
     return new DumpSettings(DumpRules.none(), Optional.empty(), DumpFormat.YAML,

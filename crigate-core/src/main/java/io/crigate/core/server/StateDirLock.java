@@ -1,5 +1,6 @@
 package io.crigate.core.server;
 
+import io.crigate.core.state.PrivateFiles;
 import io.crigate.spi.CrigateException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -33,8 +34,8 @@ public final class StateDirLock implements AutoCloseable {
   public static StateDirLock acquire(Path stateDir) {
     Path file = stateDir.resolve(FILE_NAME);
     try {
-      Files.createDirectories(stateDir);
-      FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      PrivateFiles.directory(stateDir);
+      FileChannel channel = FileChannel.open(PrivateFiles.file(file), StandardOpenOption.READ, StandardOpenOption.WRITE);
       FileLock lock = tryLock(channel);
       if (lock == null) {
         String owner = Files.readString(file).trim();

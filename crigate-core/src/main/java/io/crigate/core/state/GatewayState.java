@@ -2,8 +2,7 @@ package io.crigate.core.state;
 
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
-import java.io.IOException;
-import java.nio.file.Files;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -44,12 +43,20 @@ public final class GatewayState implements AutoCloseable {
    * @throws CrigateException.FailedPrecondition when the directory or database cannot be opened
    */
   public static GatewayState open(Path stateDir) {
+    Path file = stateDir.resolve(FILE_NAME);
     try {
-      Files.createDirectories(stateDir);
-    } catch (IOException e) {
-      throw new CrigateException.FailedPrecondition("cannot create state directory %s: %s".formatted(stateDir, e));
+      PrivateFiles.directory(stateDir);
+      // SQLite gives its -wal and -shm files the mode of the database file, so creating that one
+      // 0600 before SQLite does keeps all three private.
+      PrivateFiles.file(file);
+    } catch (UncheckedIOException e) {
+      throw new CrigateException.FailedPrecondition("cannot create state directory %s: %s".formatted(stateDir,
+          e.getCause()));
     }
-    GatewayState state = new GatewayState(Database.open(stateDir.resolve(FILE_NAME)));
+    GatewayState state = new GatewayState(Database.open(file));
+    // Left by an older crigate, or by a crash, with the umask's mode.
+    PrivateFiles.tightenIfPresent(stateDir.resolve(FILE_NAME + "-wal"));
+    PrivateFiles.tightenIfPresent(stateDir.resolve(FILE_NAME + "-shm"));
     state.load();
     return state;
   }

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,6 +40,31 @@ class GatewayStateTest {
       assertThat(state.sandboxes().get("s1")).isEqualTo(sandbox("s1", "alpha"));
       assertThat(state.containers().get("c1")).isEqualTo(container("c1", "s1", "alpha"));
     }
+  }
+
+  /** Issue 16 item 2: the database holds pod configs and env values, so nobody else may read it. */
+  @Test
+  void theStateDirAndEveryDatabaseFileArePrivateAndWiderOnesAreTightened() throws Exception {
+    Path stateDir = Files.createDirectory(dir.resolve("state"),
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+    try (GatewayState state = GatewayState.open(stateDir)) {
+      state.sandboxes().add(sandbox("s1", "alpha"));
+      assertThat(mode(stateDir)).isEqualTo("rwx------");
+      for (String file : List.of("crigate.db", "crigate.db-wal", "crigate.db-shm")) {
+        assertThat(mode(stateDir.resolve(file))).as(file).isEqualTo("rw-------");
+      }
+    }
+    Files.setPosixFilePermissions(stateDir, PosixFilePermissions.fromString("rwxrwxrwx"));
+    Files.setPosixFilePermissions(stateDir.resolve("crigate.db"), PosixFilePermissions.fromString("rw-r--r--"));
+    try (GatewayState state = GatewayState.open(stateDir)) {
+      assertThat(mode(stateDir)).isEqualTo("rwx------");
+      assertThat(mode(stateDir.resolve("crigate.db"))).isEqualTo("rw-------");
+      assertThat(state.sandboxes().get("s1")).isEqualTo(sandbox("s1", "alpha"));
+    }
+  }
+
+  private static String mode(Path path) throws Exception {
+    return PosixFilePermissions.toString(Files.getPosixFilePermissions(path));
   }
 
   @Test
