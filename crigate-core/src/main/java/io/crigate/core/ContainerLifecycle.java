@@ -19,11 +19,13 @@ final class ContainerLifecycle {
   private final Owners owners;
   private final GatewayState state;
   private final Clock clock;
+  private final ProxyAdjustments adjustments;
 
-  ContainerLifecycle(Owners owners, GatewayState state, Clock clock) {
+  ContainerLifecycle(Owners owners, GatewayState state, Clock clock, ProxyAdjustments adjustments) {
     this.owners = owners;
     this.state = state;
     this.clock = clock;
+    this.adjustments = adjustments;
   }
 
   CreateContainerResponse createContainer(CreateContainerRequest request) {
@@ -33,27 +35,43 @@ final class ContainerLifecycle {
     Require.id("config.metadata.name", request.getConfig().getMetadata().getName());
     Require.id("config.image.image", request.getConfig().getImage().getImage());
     Backend owner = owners.ofSandbox(sandboxId);
-    CreateContainerResponse response = owner.createContainer(request);
-    String id = response.getContainerId();
-    if (id.isEmpty()) {
-      throw new CrigateException.FailedPrecondition("backend %s returned no container_id".formatted(owner.name()));
+    ProxyAdjustments.Pending pending = adjustments.createContainer(request);
+    CreateContainerResponse response;
+    String id;
+    try {
+      response = owner.createContainer(pending.request());
+      id = response.getContainerId();
+      if (id.isEmpty()) {
+        throw new CrigateException.FailedPrecondition("backend %s returned no container_id".formatted(owner.name()));
+      }
+    } catch (RuntimeException e) {
+      adjustments.containerFailed(pending);
+      throw e;
     }
     try {
       state.containers().add(new ContainerRecord(id, sandboxId, owner.name(), request.getConfig().getMetadata().getName(),
           clock.instant()));
     } catch (RuntimeException e) {
       discard(owner, id, e);
+      adjustments.containerFailed(pending);
       throw e;
     }
+    adjustments.containerCreated(pending, id);
     return response;
   }
 
   StartContainerResponse startContainer(StartContainerRequest request) {
-    return owner(request.getContainerId()).startContainer(request);
+    Backend owner = owner(request.getContainerId());
+    adjustments.containerStarting(request.getContainerId());
+    StartContainerResponse response = owner.startContainer(request);
+    adjustments.containerStarted(request.getContainerId());
+    return response;
   }
 
   StopContainerResponse stopContainer(StopContainerRequest request) {
-    return owner(request.getContainerId()).stopContainer(request);
+    StopContainerResponse response = owner(request.getContainerId()).stopContainer(request);
+    adjustments.containerStopped(request.getContainerId());
+    return response;
   }
 
   /** Idempotent, as CRI requires; the record goes only once the backend confirms. */
@@ -63,6 +81,7 @@ final class ContainerLifecycle {
     if (owner.isEmpty()) {
       return RemoveContainerResponse.getDefaultInstance();
     }
+    adjustments.containerRemoving(id);
     RemoveContainerResponse response;
     try {
       response = owner.get().removeContainer(request);
@@ -73,6 +92,7 @@ final class ContainerLifecycle {
       response = RemoveContainerResponse.getDefaultInstance();
     }
     state.containers().remove(id);
+    adjustments.containerRemoved(id);
     return response;
   }
 
@@ -85,7 +105,11 @@ final class ContainerLifecycle {
   }
 
   UpdateContainerResourcesResponse updateContainerResources(UpdateContainerResourcesRequest request) {
-    return owner(request.getContainerId()).updateContainerResources(request);
+    Backend owner = owner(request.getContainerId());
+    UpdateContainerResourcesRequest adjusted = adjustments.updateContainerResources(request);
+    UpdateContainerResourcesResponse response = owner.updateContainerResources(adjusted);
+    adjustments.containerUpdated(adjusted);
+    return response;
   }
 
   ReopenContainerLogResponse reopenContainerLog(ReopenContainerLogRequest request) {

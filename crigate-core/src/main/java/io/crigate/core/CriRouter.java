@@ -3,7 +3,9 @@ package io.crigate.core;
 import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
 import io.crigate.spi.ImageObserver;
+import io.crigate.spi.adjust.PluginChain;
 import io.grpc.BindableService;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +20,14 @@ public final class CriRouter {
   private final Reconciler reconciler;
   private final List<BindableService> services;
   private final ImageObserver imageObserver;
+  private final ProxyAdjustments adjustments;
 
-  private CriRouter(Reconciler reconciler, List<BindableService> services, ImageObserver imageObserver) {
+  private CriRouter(Reconciler reconciler, List<BindableService> services, ImageObserver imageObserver,
+      ProxyAdjustments adjustments) {
     this.reconciler = reconciler;
     this.services = services;
     this.imageObserver = imageObserver;
+    this.adjustments = adjustments;
   }
 
   /** A router without image extensions. */
@@ -46,9 +51,10 @@ public final class CriRouter {
     Owners owners = new Owners(routes, state, fanOut);
     BackendSweep sweep = new BackendSweep(routes, state, fanOut);
     Clock clock = Clock.systemUTC();
+    ProxyAdjustments adjustments = new ProxyAdjustments(state.backendStore(ProxyAdjustments.NAMESPACE), owners);
     RuntimeServiceAdapter runtime = new RuntimeServiceAdapter(
-        new SandboxLifecycle(routes, owners, state, clock),
-        new ContainerLifecycle(owners, state, clock),
+        new SandboxLifecycle(routes, owners, state, clock, adjustments),
+        new ContainerLifecycle(owners, state, clock, adjustments),
         new Listings(sweep, state),
         new StreamingUrls(owners),
         new RuntimeInfo(routes, fanOut, sweep),
@@ -56,7 +62,21 @@ public final class CriRouter {
     ImageRouting imageRouting = new ImageRouting(routes, sweep, state.sandboxes());
     ImageObserver imageObserver = imageObservers.create(imageRouting);
     ImageServiceAdapter images = new ImageServiceAdapter(new ObservedImages(imageRouting, imageObserver));
-    return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver);
+    return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver, adjustments);
+  }
+
+  /**
+   * Installs the adjustment plugins in the request path; call after {@link #reconcile()}, before
+   * serving. They are synchronized with the containers recorded earlier, as those really run now.
+   *
+   * @return the chain, owned by the caller (closed after the server stops)
+   */
+  public PluginChain startAdjustments(AdjustmentPlugins plugins, Path stateDir, GatewayState state) {
+    PluginEnvironment environment = new PluginEnvironment(stateDir,
+        name -> state.backendStore(PluginEnvironment.namespace(name)), adjustments::update, Clock.systemUTC());
+    PluginChain chain = new PluginChain(plugins.create(environment));
+    adjustments.start(chain);
+    return chain;
   }
 
   /**

@@ -64,6 +64,15 @@ public final class Gateway implements AutoCloseable {
    */
   public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories,
       ImageObserver.Factory imageObservers) {
+    return start(config, factories, imageObservers, AdjustmentPlugins.NONE);
+  }
+
+  /**
+   * As {@link #start(GatewayConfig, Map, ImageObserver.Factory)}, with adjustment plugins (resource
+   * policies, hooks) in the request path; they are closed with the gateway, after the server.
+   */
+  public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories,
+      ImageObserver.Factory imageObservers, AdjustmentPlugins plugins) {
     checkTypes(config, factories);
     config.warnings().forEach(log::warn);
     long startNanos = System.nanoTime();
@@ -83,6 +92,7 @@ public final class Gateway implements AutoCloseable {
       CriRouter router = CriRouter.create(backends, config.bindings(), state, imageObservers);
       running.push(router.imageObserver());
       router.reconcile();
+      running.push(router.startAdjustments(plugins, config.stateDir(), state));
       List<ServerInterceptor> interceptors = new ArrayList<>(List.of(GrpcErrors.interceptor()));
       if (config.dump().rules().enabled()) {
         DumpInterceptor dump = DumpInterceptor.open(config.dump(), Clock.systemUTC());

@@ -23,12 +23,14 @@ final class SandboxLifecycle {
   private final Owners owners;
   private final GatewayState state;
   private final Clock clock;
+  private final ProxyAdjustments adjustments;
 
-  SandboxLifecycle(BackendRoutes routes, Owners owners, GatewayState state, Clock clock) {
+  SandboxLifecycle(BackendRoutes routes, Owners owners, GatewayState state, Clock clock, ProxyAdjustments adjustments) {
     this.routes = routes;
     this.owners = owners;
     this.state = state;
     this.clock = clock;
+    this.adjustments = adjustments;
   }
 
   RunPodSandboxResponse runPodSandbox(RunPodSandboxRequest request) {
@@ -37,8 +39,9 @@ final class SandboxLifecycle {
     PodSandboxMetadata metadata = request.getConfig().getMetadata();
     Require.id("config.metadata.name", metadata.getName());
     BackendRoutes.Route route = routes.forHandler(request.getRuntimeHandler());
-    RunPodSandboxResponse response = route.backend().runPodSandbox(
-        request.toBuilder().setRuntimeHandler(route.binding().backendHandler()).build());
+    RunPodSandboxRequest forwarded = adjustments.runPodSandbox(request).toBuilder()
+        .setRuntimeHandler(route.binding().backendHandler()).build();
+    RunPodSandboxResponse response = route.backend().runPodSandbox(forwarded);
     String id = response.getPodSandboxId();
     if (id.isEmpty()) {
       throw new CrigateException.FailedPrecondition("backend %s returned no pod_sandbox_id".formatted(route.backend().name()));
@@ -52,6 +55,7 @@ final class SandboxLifecycle {
       discard(route.backend(), id, e);
       throw e;
     }
+    adjustments.sandboxCreated(id, forwarded);
     return response;
   }
 
@@ -62,14 +66,17 @@ final class SandboxLifecycle {
     if (owner.isEmpty()) {
       return StopPodSandboxResponse.getDefaultInstance();
     }
+    StopPodSandboxResponse response;
     try {
-      return owner.get().stopPodSandbox(request);
+      response = owner.get().stopPodSandbox(request);
     } catch (RuntimeException e) {
-      if (GrpcErrors.codeOf(e) == Status.Code.NOT_FOUND) {
-        return StopPodSandboxResponse.getDefaultInstance();
+      if (GrpcErrors.codeOf(e) != Status.Code.NOT_FOUND) {
+        throw e;
       }
-      throw e;
+      response = StopPodSandboxResponse.getDefaultInstance();
     }
+    adjustments.sandboxStopped(id);
+    return response;
   }
 
   /** Idempotent, as CRI requires; the record (and its containers') goes only once the backend confirms. */
@@ -79,6 +86,7 @@ final class SandboxLifecycle {
     if (owner.isEmpty()) {
       return RemovePodSandboxResponse.getDefaultInstance();
     }
+    adjustments.sandboxRemoving(id);
     RemovePodSandboxResponse response;
     try {
       response = owner.get().removePodSandbox(request);
@@ -89,6 +97,7 @@ final class SandboxLifecycle {
       response = RemovePodSandboxResponse.getDefaultInstance();
     }
     state.sandboxes().remove(id);
+    adjustments.sandboxRemoved(id);
     return response;
   }
 

@@ -26,6 +26,8 @@ final class InMemoryBackend implements Backend {
   private final Map<String, PodSandbox> sandboxes = new ConcurrentHashMap<>();
   private final Map<String, Container> containers = new ConcurrentHashMap<>();
   private final Map<String, Image> images = new ConcurrentHashMap<>();
+  private final Map<String, ContainerConfig> configs = new ConcurrentHashMap<>();
+  private final Map<String, LinuxContainerResources> resources = new ConcurrentHashMap<>();
   private final List<StreamObserver<ContainerEventResponse>> subscribers = new CopyOnWriteArrayList<>();
   private final AtomicInteger nextId = new AtomicInteger();
   private final AtomicInteger calls = new AtomicInteger();
@@ -172,6 +174,8 @@ final class InMemoryBackend implements Backend {
         .setCreatedAt(System.nanoTime())
         .putAllLabels(request.getConfig().getLabelsMap())
         .build());
+    configs.put(id, request.getConfig());
+    resources.put(id, request.getConfig().getLinux().getResources());
     return CreateContainerResponse.newBuilder().setContainerId(id).build();
   }
 
@@ -209,7 +213,43 @@ final class InMemoryBackend implements Backend {
     enter();
     Container container = container(request.getContainerId());
     return ContainerStatusResponse.newBuilder().setStatus(ContainerStatus.newBuilder()
-        .setId(container.getId()).setMetadata(container.getMetadata()).setState(container.getState())).build();
+        .setId(container.getId()).setMetadata(container.getMetadata()).setState(container.getState())
+        .setResources(ContainerResources.newBuilder().setLinux(resources(container.getId())))).build();
+  }
+
+  /** Like containerd: a zero or empty field leaves the container's value as it was. */
+  @Override
+  public UpdateContainerResourcesResponse updateContainerResources(UpdateContainerResourcesRequest request) {
+    enter();
+    container(request.getContainerId());
+    LinuxContainerResources change = request.getLinux();
+    resources.compute(request.getContainerId(), (id, old) -> {
+      LinuxContainerResources.Builder b = old.toBuilder();
+      if (!change.getCpusetCpus().isEmpty()) {
+        b.setCpusetCpus(change.getCpusetCpus());
+      }
+      if (!change.getCpusetMems().isEmpty()) {
+        b.setCpusetMems(change.getCpusetMems());
+      }
+      if (change.getCpuShares() != 0) {
+        b.setCpuShares(change.getCpuShares());
+      }
+      if (change.getMemoryLimitInBytes() != 0) {
+        b.setMemoryLimitInBytes(change.getMemoryLimitInBytes());
+      }
+      return b.build();
+    });
+    return UpdateContainerResourcesResponse.getDefaultInstance();
+  }
+
+  /** The config CreateContainer brought, as the runtime received it. */
+  ContainerConfig createdConfig(String containerId) {
+    return configs.get(containerId);
+  }
+
+  /** The resources the container runs with now. */
+  LinuxContainerResources resources(String containerId) {
+    return resources.getOrDefault(containerId, LinuxContainerResources.getDefaultInstance());
   }
 
   @Override

@@ -4,6 +4,7 @@ import io.crigate.api.cri.v1.*;
 import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
 import io.crigate.spi.ImageObserver;
+import io.crigate.spi.adjust.PluginChain;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;
@@ -37,8 +38,17 @@ final class RouterHarness implements AutoCloseable {
   private final Server server;
   private final ManagedChannel channel;
 
+  private final AdjustmentPlugins plugins;
+  private final PluginChain chain;
+
   private RouterHarness(Path stateDir, InMemoryBackend alpha, InMemoryBackend beta, boolean reconcile,
       ImageObserver.Factory imageObservers) {
+    this(stateDir, alpha, beta, reconcile, imageObservers, AdjustmentPlugins.NONE);
+  }
+
+  private RouterHarness(Path stateDir, InMemoryBackend alpha, InMemoryBackend beta, boolean reconcile,
+      ImageObserver.Factory imageObservers, AdjustmentPlugins plugins) {
+    this.plugins = plugins;
     this.stateDir = stateDir;
     this.alpha = alpha;
     this.beta = beta;
@@ -48,6 +58,7 @@ final class RouterHarness implements AutoCloseable {
     if (reconcile) {
       router.reconcile();
     }
+    this.chain = router.startAdjustments(plugins, stateDir, state);
     // Tests count the calls crigate makes while serving, not those of start-up.
     alpha.resetCalls();
     beta.resetCalls();
@@ -75,10 +86,16 @@ final class RouterHarness implements AutoCloseable {
         imageObservers);
   }
 
+  /** As {@link #start(Path)}, with adjustment plugins in the request path. */
+  static RouterHarness withPlugins(Path stateDir, AdjustmentPlugins plugins) {
+    return new RouterHarness(stateDir, new InMemoryBackend("alpha"), new InMemoryBackend("beta"), true,
+        nodeImages -> ImageObserver.NONE, plugins);
+  }
+
   /** Stops crigate and starts it again on the same state directory and backends, as after a crash. */
   RouterHarness restart(boolean reconcile) {
     close();
-    return new RouterHarness(stateDir, alpha, beta, reconcile, nodeImages -> ImageObserver.NONE);
+    return new RouterHarness(stateDir, alpha, beta, reconcile, nodeImages -> ImageObserver.NONE, plugins);
   }
 
   String runPod(String name, String handler) {
@@ -104,6 +121,7 @@ final class RouterHarness implements AutoCloseable {
   public void close() {
     channel.shutdownNow();
     server.shutdownNow();
+    chain.close();
     state.close();
   }
 }

@@ -1,0 +1,39 @@
+package io.crigate.core;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.spi.DurableStore;
+import io.crigate.spi.adjust.ContainerUpdater;
+import io.crigate.spi.adjust.PluginInitContext;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.function.Function;
+
+/**
+ * What the gateway offers adjustment plugins.
+ *
+ * @param stateDir the gateway's state directory; each plugin gets {@code plugins/<name>} inside it
+ * @param stores a durable namespace per plugin name, apart from every backend's
+ * @param updater UpdateContainerResources through the gateway's routing
+ * @param clock the time source
+ */
+public record PluginEnvironment(Path stateDir, Function<String, DurableStore> stores, ContainerUpdater updater,
+    Clock clock) {
+
+  /** The durable namespace of plugin {@code name}; a prefix no backend name can start with keeps them apart. */
+  static String namespace(String name) {
+    return "@plugin:" + name;
+  }
+
+  public PluginInitContext context(String name, JsonNode settings) {
+    Path dir = stateDir.resolve("plugins").resolve(name);
+    try {
+      Files.createDirectories(dir);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot create state dir of plugin " + name, e);
+    }
+    return new PluginInitContext(name, settings, dir, stores.apply(name), updater, clock);
+  }
+}

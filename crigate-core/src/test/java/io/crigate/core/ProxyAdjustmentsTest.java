@@ -1,0 +1,147 @@
+package io.crigate.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.crigate.api.cri.v1.*;
+import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.AdjustmentPlugin;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.ContainerUpdate;
+import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.PluginResult;
+import io.crigate.spi.adjust.PodContext;
+import io.grpc.StatusRuntimeException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The CRI proxy door: adjustments reach the backend before the call, updates reach other containers. */
+class ProxyAdjustmentsTest {
+
+  @TempDir
+  Path dir;
+
+  /** Pins the first container to 0-1 and every later one to 2-3, moving earlier ones to 0-1; records what it sees. */
+  static final class Pinning implements AdjustmentPlugin {
+    final List<String> seen = new ArrayList<>();
+    final List<String> earlier = new ArrayList<>();
+    List<ContainerContext> synchronized_ = List.of();
+
+    @Override
+    public String name() {
+      return "pinning";
+    }
+
+    @Override
+    public List<ContainerUpdate> synchronize(List<PodContext> pods, List<ContainerContext> containers) {
+      synchronized_ = containers;
+      return List.of();
+    }
+
+    @Override
+    public PluginResult createContainer(PodContext pod, ContainerContext container) {
+      seen.add("create " + pod.namespace() + "/" + pod.name() + " " + container.key());
+      String cpus = earlier.isEmpty() ? "0-1" : "2-3";
+      List<ContainerUpdate> updates = earlier.stream()
+          .map(id -> ContainerUpdate.of(id, LinuxResources.builder().cpusetCpus("0-1").build())).toList();
+      return new PluginResult(Adjustment.builder().env("PINNED", cpus)
+          .resources(LinuxResources.builder().cpusetCpus(cpus).build()).build(), updates);
+    }
+
+    @Override
+    public PluginResult postCreateContainer(PodContext pod, ContainerContext container) {
+      earlier.add(container.id());
+      return PluginResult.NONE;
+    }
+
+    @Override
+    public PluginResult updateContainerResources(PodContext pod, ContainerContext container, LinuxResources requested) {
+      seen.add("update " + container.id() + " from " + container.resources().cpusetCpus().orElse("")
+          + " asked " + requested.cpusetCpus().orElse(""));
+      return PluginResult.adjust(Adjustment.of(LinuxResources.builder()
+          .cpusetCpus(container.resources().cpusetCpus().orElseThrow()).build()));
+    }
+
+    @Override
+    public PluginResult removeContainer(PodContext pod, ContainerContext container) {
+      seen.add("remove " + container.key());
+      return PluginResult.NONE;
+    }
+  }
+
+  @Test
+  void createContainerIsAdjustedBeforeForwardingAndOthersAreUpdated() {
+    Pinning plugin = new Pinning();
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> List.of(plugin))) {
+      String pod = crigate.runPod("web", "");
+      String first = crigate.createContainer(pod, "a");
+      String second = crigate.createContainer(pod, "b");
+
+      assertThat(crigate.alpha.createdConfig(second).getLinux().getResources().getCpusetCpus()).isEqualTo("2-3");
+      assertThat(crigate.alpha.createdConfig(second).getEnvsList())
+          .anySatisfy(kv -> assertThat(kv.getKey() + "=" + kv.getValue().toStringUtf8()).isEqualTo("PINNED=2-3"));
+      assertThat(crigate.alpha.resources(first).getCpusetCpus()).isEqualTo("0-1");
+      assertThat(plugin.seen).containsExactly("create default/web " + pod + "/a/0", "create default/web " + pod + "/b/0");
+    }
+  }
+
+  @Test
+  void aKubeletUpdateCannotUndoAPolicyOwnedCpuset() {
+    Pinning plugin = new Pinning();
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> List.of(plugin))) {
+      String id = crigate.createContainer(crigate.runPod("web", ""), "a");
+
+      crigate.runtime.updateContainerResources(UpdateContainerResourcesRequest.newBuilder().setContainerId(id)
+          .setLinux(LinuxContainerResources.newBuilder().setCpusetCpus("0-7").setCpuShares(512)).build());
+
+      assertThat(crigate.alpha.resources(id).getCpusetCpus()).isEqualTo("0-1");
+      assertThat(crigate.alpha.resources(id).getCpuShares()).isEqualTo(512);
+      assertThat(plugin.seen).contains("update " + id + " from 0-1 asked 0-7");
+    }
+  }
+
+  @Test
+  void aRefusedCreateReleasesWhatThePluginsReserved() {
+    Pinning plugin = new Pinning();
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> List.of(plugin))) {
+      String pod = crigate.runPod("web", "");
+      crigate.alpha.setAvailable(false);
+
+      assertThatThrownBy(() -> crigate.createContainer(pod, "a")).isInstanceOf(StatusRuntimeException.class);
+      assertThat(plugin.seen).containsExactly("create default/web " + pod + "/a/0", "remove " + pod + "/a/0");
+    }
+  }
+
+  @Test
+  void afterARestartPluginsAreSynchronizedWithTheCpusetsContainersReallyRunWith() {
+    Pinning before = new Pinning();
+    Pinning after = new Pinning();
+    List<Pinning> instances = new ArrayList<>(List.of(before, after));
+    RouterHarness crigate = RouterHarness.withPlugins(dir, env -> List.of(instances.removeFirst()));
+    String id = crigate.createContainer(crigate.runPod("web", ""), "a");
+    String gone = crigate.createContainer(crigate.runPod("old", ""), "b");
+    // While crigate is down, someone re-pins one container and removes the other.
+    crigate.alpha.updateContainerResources(UpdateContainerResourcesRequest.newBuilder().setContainerId(id)
+        .setLinux(LinuxContainerResources.newBuilder().setCpusetCpus("5")).build());
+    crigate.alpha.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(gone).build());
+
+    try (RouterHarness restarted = crigate.restart(true)) {
+      assertThat(after.synchronized_).singleElement().satisfies(c -> {
+        assertThat(c.id()).isEqualTo(id);
+        assertThat(c.resources().cpusetCpus()).contains("5");
+        assertThat(c.env()).containsEntry("PINNED", "0-1");
+      });
+    }
+  }
+
+  @Test
+  void withoutPluginsRequestsPassUnchanged() {
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, AdjustmentPlugins.NONE)) {
+      String id = crigate.createContainer(crigate.runPod("web", ""), "a");
+      assertThat(crigate.alpha.createdConfig(id).getLinux().getResources()).isEqualTo(LinuxContainerResources.getDefaultInstance());
+    }
+  }
+}

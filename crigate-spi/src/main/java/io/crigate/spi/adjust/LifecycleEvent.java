@@ -1,0 +1,20 @@
+package io.crigate.spi.adjust;
+
+/**
+ * The events a plugin can subscribe to, in the order a container lives through them. "Before"
+ * events run before the runtime acts and may change the object; "after" events report what
+ * happened and may only update other containers. NRI's event mask maps onto this one to one.
+ */
+public enum LifecycleEvent {
+  RUN_POD_SANDBOX,
+  STOP_POD_SANDBOX,
+  REMOVE_POD_SANDBOX,
+  CREATE_CONTAINER,
+  POST_CREATE_CONTAINER,
+  START_CONTAINER,
+  POST_START_CONTAINER,
+  UPDATE_CONTAINER_RESOURCES,
+  POST_UPDATE_CONTAINER_RESOURCES,
+  STOP_CONTAINER,
+  REMOVE_CONTAINER
+}

@@ -1,0 +1,167 @@
+package io.crigate.spi.adjust.cri;
+
+import com.google.protobuf.ByteString;
+import io.crigate.api.cri.v1.ContainerConfig;
+import io.crigate.api.cri.v1.KeyValue;
+import io.crigate.api.cri.v1.LinuxContainerConfig;
+import io.crigate.api.cri.v1.LinuxContainerResources;
+import io.crigate.api.cri.v1.LinuxPodSandboxConfig;
+import io.crigate.api.cri.v1.PodSandboxConfig;
+import io.crigate.api.cri.v1.UpdateContainerResourcesRequest;
+import io.crigate.spi.CrigateException;
+import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.ContainerKey;
+import io.crigate.spi.adjust.ContainerUpdate;
+import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.PodContext;
+import io.crigate.spi.adjust.QosClass;
+import io.crigate.spi.adjust.ResourceAnnotation;
+import io.crigate.spi.adjust.ResourceRequirements;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * CRI messages to and from the engine's records, for every door that speaks CRI (the proxy path and
+ * the standalone reconciler). CRI uses 0 for "unset" in LinuxContainerResources; so does this mapping.
+ */
+public final class CriTranslation {
+
+  /** Kubernetes' CFS period when none is given, in microseconds. */
+  static final long DEFAULT_CPU_PERIOD_MICROS = 100_000;
+
+  private CriTranslation() {}
+
+  /**
+   * @param sandboxId empty before the runtime assigned one
+   * @throws CrigateException.InvalidArgument when the webhook annotation is present but unreadable
+   */
+  public static PodContext pod(String sandboxId, PodSandboxConfig config, String runtimeHandler) {
+    Map<String, ResourceRequirements> containers = annotated(config.getAnnotationsMap());
+    LinuxPodSandboxConfig linux = config.getLinux();
+    ResourceRequirements podResources = containers.isEmpty()
+        ? requirements(linux.getResources())
+        : containers.values().stream().map(ResourceRequirements::defaulted).reduce(ResourceRequirements.NONE, ResourceRequirements::plus);
+    QosClass qos = containers.isEmpty()
+        ? QosClass.fromCgroupParent(linux.getCgroupParent(), QosClass.of(List.of(podResources)))
+        : QosClass.of(containers.values());
+    return new PodContext(sandboxId, config.getMetadata().getName(), config.getMetadata().getNamespace(),
+        config.getMetadata().getUid(), qos, config.getLabelsMap(), config.getAnnotationsMap(), linux.getCgroupParent(),
+        runtimeHandler, podResources, containers);
+  }
+
+  /** @param id empty before the runtime assigned one */
+  public static ContainerContext container(PodContext pod, String id, ContainerConfig config) {
+    LinuxContainerResources resources = config.getLinux().getResources();
+    String name = config.getMetadata().getName();
+    Map<String, String> env = new LinkedHashMap<>();
+    config.getEnvsList().forEach(kv -> env.put(kv.getKey(), kv.getValue().toStringUtf8()));
+    return new ContainerContext(new ContainerKey(pod.id(), name, config.getMetadata().getAttempt()), id,
+        config.getLabelsMap(), config.getAnnotationsMap(), env,
+        pod.containerResources().getOrDefault(name, requirements(resources)), resources(resources));
+  }
+
+  /**
+   * Requests and limits as far as CRI values reveal them: the kubelet sets shares = milli × 1024 / 1000
+   * and quota = milli × period / 1000; the memory request never reaches CRI.
+   */
+  public static ResourceRequirements requirements(LinuxContainerResources r) {
+    long request = r.getCpuShares() > 2 ? (r.getCpuShares() * 1000 + 512) / 1024 : 0;
+    long period = r.getCpuPeriod() > 0 ? r.getCpuPeriod() : DEFAULT_CPU_PERIOD_MICROS;
+    long limit = r.getCpuQuota() > 0 ? (r.getCpuQuota() * 1000 + period - 1) / period : 0;
+    long memory = Math.max(0, r.getMemoryLimitInBytes());
+    return new ResourceRequirements(request, limit, 0, memory);
+  }
+
+  public static LinuxResources resources(LinuxContainerResources r) {
+    LinuxResources.Builder b = LinuxResources.builder();
+    if (r.getCpuShares() != 0) {
+      b.cpuShares(r.getCpuShares());
+    }
+    if (r.getCpuQuota() != 0) {
+      b.cpuQuota(r.getCpuQuota());
+    }
+    if (r.getCpuPeriod() != 0) {
+      b.cpuPeriod(r.getCpuPeriod());
+    }
+    if (!r.getCpusetCpus().isEmpty()) {
+      b.cpusetCpus(r.getCpusetCpus());
+    }
+    if (!r.getCpusetMems().isEmpty()) {
+      b.cpusetMems(r.getCpusetMems());
+    }
+    if (r.getMemoryLimitInBytes() != 0) {
+      b.memoryLimit(r.getMemoryLimitInBytes());
+    }
+    r.getUnifiedMap().forEach(b::unified);
+    return b.build();
+  }
+
+  /** {@code base} with every field {@code change} sets replaced. */
+  public static LinuxContainerResources apply(LinuxContainerResources base, LinuxResources change) {
+    LinuxContainerResources.Builder b = base.toBuilder();
+    change.cpuShares().ifPresent(b::setCpuShares);
+    change.cpuQuota().ifPresent(b::setCpuQuota);
+    change.cpuPeriod().ifPresent(b::setCpuPeriod);
+    change.cpusetCpus().ifPresent(b::setCpusetCpus);
+    change.cpusetMems().ifPresent(b::setCpusetMems);
+    change.memoryLimit().ifPresent(b::setMemoryLimitInBytes);
+    b.putAllUnified(change.unified());
+    return b.build();
+  }
+
+  public static ContainerConfig apply(ContainerConfig config, Adjustment adjustment) {
+    if (adjustment.isEmpty()) {
+      return config;
+    }
+    ContainerConfig.Builder b = config.toBuilder().putAllAnnotations(adjustment.annotations());
+    LinuxContainerConfig.Builder linux = b.getLinuxBuilder();
+    LinuxContainerResources resources = apply(linux.getResources(), adjustment.resources());
+    if (adjustment.oomScoreAdj().isPresent()) {
+      resources = resources.toBuilder().setOomScoreAdj(adjustment.oomScoreAdj().getAsLong()).build();
+    }
+    linux.setResources(resources);
+    if (!adjustment.env().isEmpty()) {
+      Map<String, String> remaining = new LinkedHashMap<>(adjustment.env());
+      for (int i = 0; i < b.getEnvsCount(); i++) {
+        String value = remaining.remove(b.getEnvs(i).getKey());
+        if (value != null) {
+          b.setEnvs(i, KeyValue.newBuilder().setKey(b.getEnvs(i).getKey()).setValue(ByteString.copyFromUtf8(value)));
+        }
+      }
+      remaining.forEach((key, value) -> b.addEnvs(KeyValue.newBuilder().setKey(key).setValue(ByteString.copyFromUtf8(value))));
+    }
+    return b.build();
+  }
+
+  /** The sandbox's annotations and pod-level resources; env and OOM score do not apply to a sandbox. */
+  public static PodSandboxConfig apply(PodSandboxConfig config, Adjustment adjustment) {
+    if (adjustment.isEmpty()) {
+      return config;
+    }
+    PodSandboxConfig.Builder b = config.toBuilder().putAllAnnotations(adjustment.annotations());
+    if (!adjustment.resources().isEmpty()) {
+      LinuxPodSandboxConfig.Builder linux = b.getLinuxBuilder();
+      linux.setResources(apply(linux.getResources(), adjustment.resources()));
+    }
+    return b.build();
+  }
+
+  public static UpdateContainerResourcesRequest update(ContainerUpdate update) {
+    return UpdateContainerResourcesRequest.newBuilder().setContainerId(update.containerId())
+        .setLinux(apply(LinuxContainerResources.getDefaultInstance(), update.resources())).build();
+  }
+
+  private static Map<String, ResourceRequirements> annotated(Map<String, String> annotations) {
+    String value = annotations.get(ResourceAnnotation.KEY);
+    if (value == null) {
+      return Map.of();
+    }
+    try {
+      return ResourceAnnotation.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new CrigateException.InvalidArgument(e.getMessage());
+    }
+  }
+}

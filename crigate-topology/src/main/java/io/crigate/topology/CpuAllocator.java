@@ -1,0 +1,126 @@
+package io.crigate.topology;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
+
+/**
+ * Picks CPUs for an exclusive allocation, knowing nothing about pods. The order follows the kubelet
+ * CPU manager's static policy: whole sockets when the request covers one, then, inside the
+ * tightest socket and NUMA node that can hold the rest, whole physical cores, and only then single
+ * hyperthreads, taking first those whose sibling is already in use so that free cores stay whole.
+ */
+public final class CpuAllocator {
+
+  private final CpuTopology topology;
+  private final List<ToLongFunction<Cpu>> levels = List.of(Cpu::packageId, c -> c.node());
+
+  public CpuAllocator(CpuTopology topology) {
+    this.topology = topology;
+  }
+
+  public CpuTopology topology() {
+    return topology;
+  }
+
+  /**
+   * @param available the CPUs that may be handed out
+   * @param count how many to take
+   * @throws InsufficientCpus when {@code available} holds fewer than {@code count}
+   */
+  public CpuSet allocate(CpuSet available, int count) {
+    CpuSet free = available.intersect(topology.online());
+    if (count < 0) {
+      throw new IllegalArgumentException("cannot allocate %d CPUs".formatted(count));
+    }
+    if (free.size() < count) {
+      throw new InsufficientCpus(count, free);
+    }
+    List<Cpu> cpus = topology.cpus().stream().filter(c -> free.contains(c.id())).toList();
+    return take(cpus, count, 0);
+  }
+
+  /** Raised when a request cannot be met; the message names the request and what was free. */
+  public static final class InsufficientCpus extends RuntimeException {
+    InsufficientCpus(int count, CpuSet free) {
+      super("not enough free CPUs: %d requested, %d free (%s)".formatted(count, free.size(), free));
+    }
+  }
+
+  private CpuSet take(List<Cpu> free, int count, int level) {
+    if (count == 0) {
+      return CpuSet.EMPTY;
+    }
+    if (level == levels.size()) {
+      return takeCores(free, count);
+    }
+    Map<Long, List<Cpu>> groups = group(free, levels.get(level));
+    Map<Long, Integer> sizes = new TreeMap<>();
+    topology.cpus().forEach(c -> sizes.merge(levels.get(level).applyAsLong(c), 1, Integer::sum));
+    CpuSet taken = CpuSet.EMPTY;
+    int remaining = count;
+    // Whole groups (sockets, nodes) that are completely free and fit entirely.
+    for (Map.Entry<Long, List<Cpu>> group : groups.entrySet()) {
+      int size = group.getValue().size();
+      if (size == sizes.get(group.getKey()) && size <= remaining) {
+        taken = taken.union(ids(group.getValue()));
+        remaining -= size;
+      }
+    }
+    // Then the tightest group that can hold the rest, else the fullest ones in turn.
+    CpuSet already = taken;
+    List<List<Cpu>> candidates = groups.values().stream()
+        .map(g -> g.stream().filter(c -> !already.contains(c.id())).toList())
+        .filter(g -> !g.isEmpty())
+        .toList();
+    int need = remaining;
+    List<List<Cpu>> ranked = new ArrayList<>(candidates);
+    ranked.sort(Comparator.<List<Cpu>>comparingInt(g -> g.size() >= need ? 0 : 1)
+        .thenComparingInt(g -> g.size() >= need ? g.size() : -g.size()));
+    for (List<Cpu> group : ranked) {
+      if (remaining == 0) {
+        break;
+      }
+      CpuSet part = take(group, Math.min(remaining, group.size()), level + 1);
+      taken = taken.union(part);
+      remaining -= part.size();
+    }
+    return taken;
+  }
+
+  /** Whole free cores first, then threads of partly used cores, then threads of whole ones. */
+  private CpuSet takeCores(List<Cpu> free, int count) {
+    Map<Long, List<Cpu>> cores = group(free, Cpu::coreKey);
+    Map<Long, CpuSet> all = topology.cores();
+    CpuSet taken = CpuSet.EMPTY;
+    int remaining = count;
+    for (Map.Entry<Long, List<Cpu>> core : cores.entrySet()) {
+      int size = core.getValue().size();
+      if (size == all.get(core.getKey()).size() && size <= remaining) {
+        taken = taken.union(ids(core.getValue()));
+        remaining -= size;
+      }
+    }
+    CpuSet already = taken;
+    List<Cpu> threads = new ArrayList<>(free.stream().filter(c -> !already.contains(c.id())).toList());
+    threads.sort(Comparator.<Cpu>comparingInt(c -> cores.get(c.coreKey()).size() == all.get(c.coreKey()).size() ? 1 : 0)
+        .thenComparingInt(Cpu::id));
+    for (int i = 0; i < remaining; i++) {
+      taken = taken.union(CpuSet.of(threads.get(i).id()));
+    }
+    return taken;
+  }
+
+  private static Map<Long, List<Cpu>> group(List<Cpu> cpus, ToLongFunction<Cpu> key) {
+    Map<Long, List<Cpu>> groups = new TreeMap<>();
+    cpus.forEach(c -> groups.computeIfAbsent(key.applyAsLong(c), k -> new ArrayList<>()).add(c));
+    return groups;
+  }
+
+  private static CpuSet ids(List<Cpu> cpus) {
+    return CpuSet.of(cpus.stream().mapToInt(Cpu::id));
+  }
+}
