@@ -8,6 +8,7 @@ import io.crigate.spi.CrigateException;
 import io.grpc.Status;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,11 +18,13 @@ final class ContainerLifecycle {
   private static final Logger log = LoggerFactory.getLogger(ContainerLifecycle.class);
 
   private final Owners owners;
+  private final Forwarder forwarder;
   private final GatewayState state;
   private final Clock clock;
 
-  ContainerLifecycle(Owners owners, GatewayState state, Clock clock) {
+  ContainerLifecycle(Owners owners, Forwarder forwarder, GatewayState state, Clock clock) {
     this.owners = owners;
+    this.forwarder = forwarder;
     this.state = state;
     this.clock = clock;
   }
@@ -48,12 +51,12 @@ final class ContainerLifecycle {
     return response;
   }
 
-  StartContainerResponse startContainer(StartContainerRequest request) {
-    return owner(request.getContainerId()).startContainer(request);
+  CompletionStage<StartContainerResponse> startContainer(StartContainerRequest request) {
+    return forwarder.toContainer(Require.id("container_id", request.getContainerId()), BackendCall.START_CONTAINER, request);
   }
 
-  StopContainerResponse stopContainer(StopContainerRequest request) {
-    return owner(request.getContainerId()).stopContainer(request);
+  CompletionStage<StopContainerResponse> stopContainer(StopContainerRequest request) {
+    return forwarder.toContainer(Require.id("container_id", request.getContainerId()), BackendCall.STOP_CONTAINER, request);
   }
 
   /** Idempotent, as CRI requires; the record goes only once the backend confirms. */
@@ -76,26 +79,26 @@ final class ContainerLifecycle {
     return response;
   }
 
-  ContainerStatusResponse containerStatus(ContainerStatusRequest request) {
-    return owner(request.getContainerId()).containerStatus(request);
+  CompletionStage<ContainerStatusResponse> containerStatus(ContainerStatusRequest request) {
+    return forwarder.toContainer(Require.id("container_id", request.getContainerId()), BackendCall.CONTAINER_STATUS, request);
   }
 
-  ContainerStatsResponse containerStats(ContainerStatsRequest request) {
-    return owner(request.getContainerId()).containerStats(request);
+  CompletionStage<ContainerStatsResponse> containerStats(ContainerStatsRequest request) {
+    return forwarder.toContainer(Require.id("container_id", request.getContainerId()), BackendCall.CONTAINER_STATS, request);
   }
 
   UpdateContainerResourcesResponse updateContainerResources(UpdateContainerResourcesRequest request) {
     return owner(request.getContainerId()).updateContainerResources(request);
   }
 
-  ReopenContainerLogResponse reopenContainerLog(ReopenContainerLogRequest request) {
-    return owner(request.getContainerId()).reopenContainerLog(request);
+  CompletionStage<ReopenContainerLogResponse> reopenContainerLog(ReopenContainerLogRequest request) {
+    return forwarder.toContainer(Require.id("container_id", request.getContainerId()), BackendCall.REOPEN_CONTAINER_LOG, request);
   }
 
-  ExecSyncResponse execSync(ExecSyncRequest request) {
+  CompletionStage<ExecSyncResponse> execSync(ExecSyncRequest request) {
     String id = Require.id("container_id", request.getContainerId());
     Require.present(request.getCmdCount() > 0, "cmd");
-    return owners.ofContainer(id).execSync(request);
+    return forwarder.toContainer(id, BackendCall.EXEC_SYNC, request);
   }
 
   CheckpointContainerResponse checkpointContainer(CheckpointContainerRequest request) {

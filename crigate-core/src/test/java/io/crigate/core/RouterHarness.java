@@ -14,6 +14,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * A crigate router served in-process, exactly as {@code serve} wires it (real services behind the
@@ -36,6 +38,7 @@ final class RouterHarness implements AutoCloseable {
   private final Path stateDir;
   private final Server server;
   private final ManagedChannel channel;
+  private final ScheduledExecutorService timers;
 
   private RouterHarness(Path stateDir, InMemoryBackend alpha, InMemoryBackend beta, boolean reconcile,
       ImageObserver.Factory imageObservers) {
@@ -43,8 +46,9 @@ final class RouterHarness implements AutoCloseable {
     this.alpha = alpha;
     this.beta = beta;
     this.state = GatewayState.open(stateDir);
-    this.router = CriRouter.create(Map.<String, Backend>of("alpha", alpha, "beta", beta), BINDINGS, state,
-        imageObservers);
+    this.timers = Executors.newSingleThreadScheduledExecutor();
+    this.router = CriRouter.create(Map.<String, Backend>of("alpha", alpha, "beta", beta), BINDINGS, Map.of(), state,
+        imageObservers, timers);
     if (reconcile) {
       router.reconcile();
     }
@@ -104,6 +108,12 @@ final class RouterHarness implements AutoCloseable {
   public void close() {
     channel.shutdownNow();
     server.shutdownNow();
+    try {
+      router.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    timers.shutdownNow();
     state.close();
   }
 }
