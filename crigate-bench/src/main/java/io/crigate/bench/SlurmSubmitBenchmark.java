@@ -10,6 +10,8 @@ import io.crigate.spi.InitContext;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import io.crigate.transport.EventLoops;
+import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -217,6 +219,9 @@ public final class SlurmSubmitBenchmark {
     return System.nanoTime() - start;
   }
 
+  /** The slurm backend opens no channels; daemon threads, so the harness exits without closing it. */
+  private static final EventLoopGroup IO = EventLoops.epoll(1, "slurm-bench-io");
+
   /** {@code pollMillis} 0 keeps the backend's default interval. */
   private static Backend backend(GatewayState state, Path workDir, String name, long pollMillis) {
     ObjectNode settings = new ObjectMapper().createObjectNode().put("workDir", workDir.toString());
@@ -224,7 +229,7 @@ public final class SlurmSubmitBenchmark {
       settings.put("pollIntervalMillis", pollMillis);
     }
     return new SlurmBackendFactory().create(new InitContext(name, settings, workDir, state.backendStore(name),
-        Clock.systemUTC()));
+        Clock.systemUTC(), IO));
   }
 
   /**

@@ -6,6 +6,9 @@ import io.crigate.spi.CrigateException;
 import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,11 +25,39 @@ final class BackendSweep {
   private final BackendRoutes routes;
   private final GatewayState state;
   private final FanOut fanOut;
+  private final BackendCalls calls;
 
-  BackendSweep(BackendRoutes routes, GatewayState state, FanOut fanOut) {
+  BackendSweep(BackendRoutes routes, GatewayState state, FanOut fanOut, BackendCalls calls) {
     this.routes = routes;
     this.state = state;
     this.fanOut = fanOut;
+    this.calls = calls;
+  }
+
+  /**
+   * Like {@link #collect}, without blocking: every backend is called at once through
+   * {@link BackendCalls}, and the merged list completes when the last one has answered.
+   */
+  <Q, R, T> CompletionStage<List<T>> collectAsync(BackendCall<Q, R> call, Q request, Function<R, List<T>> items) {
+    List<Backend> backends = List.copyOf(routes.all());
+    List<CompletableFuture<R>> replies = new ArrayList<>(backends.size());
+    for (Backend backend : backends) {
+      replies.add(calls.call(backend, call, request).toCompletableFuture());
+    }
+    return CompletableFuture.allOf(replies.stream().map(reply -> reply.exceptionally(failure -> null))
+            .toArray(CompletableFuture[]::new))
+        .thenApply(done -> {
+          List<T> merged = new ArrayList<>();
+          for (int i = 0; i < backends.size(); i++) {
+            CompletableFuture<R> reply = replies.get(i);
+            if (reply.isCompletedExceptionally()) {
+              checkSkippable(call.rpc(), backends.get(i), reply.handle((value, failure) -> unwrap(failure)).join());
+            } else {
+              merged.addAll(items.apply(reply.join()));
+            }
+          }
+          return merged;
+        });
   }
 
   /** @throws CrigateException.Unavailable naming a failed backend that owns sandboxes */
@@ -48,6 +79,10 @@ final class BackendSweep {
       call.apply(backend);
       return List.of();
     });
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
   }
 
   private void checkSkippable(String rpc, Backend backend, Throwable failure) {

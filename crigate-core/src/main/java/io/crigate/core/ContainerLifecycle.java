@@ -8,6 +8,7 @@ import io.crigate.spi.CrigateException;
 import io.grpc.Status;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,12 +18,14 @@ final class ContainerLifecycle {
   private static final Logger log = LoggerFactory.getLogger(ContainerLifecycle.class);
 
   private final Owners owners;
+  private final Forwarder forwarder;
   private final GatewayState state;
   private final Clock clock;
   private final ProxyAdjustments adjustments;
 
-  ContainerLifecycle(Owners owners, GatewayState state, Clock clock, ProxyAdjustments adjustments) {
+  ContainerLifecycle(Owners owners, Forwarder forwarder, GatewayState state, Clock clock, ProxyAdjustments adjustments) {
     this.owners = owners;
+    this.forwarder = forwarder;
     this.state = state;
     this.clock = clock;
     this.adjustments = adjustments;
@@ -60,18 +63,35 @@ final class ContainerLifecycle {
     return response;
   }
 
-  StartContainerResponse startContainer(StartContainerRequest request) {
-    Backend owner = owner(request.getContainerId());
-    adjustments.containerStarting(request.getContainerId());
-    StartContainerResponse response = owner.startContainer(request);
-    adjustments.containerStarted(request.getContainerId());
-    return response;
+  /**
+   * Without adjustment plugins for the container this is a plain forward on the event loop; with
+   * them, the plugins (which may update other containers) and the call run off the loop.
+   */
+  CompletionStage<StartContainerResponse> startContainer(StartContainerRequest request) {
+    String id = Require.id("container_id", request.getContainerId());
+    if (!adjustments.follows(id)) {
+      return forwarder.toContainer(id, BackendCall.START_CONTAINER, request);
+    }
+    return forwarder.offLoop(() -> {
+      adjustments.containerStarting(id);
+      StartContainerResponse response = forwarder.toContainer(id, BackendCall.START_CONTAINER, request)
+          .toCompletableFuture().join();
+      adjustments.containerStarted(id);
+      return response;
+    });
   }
 
-  StopContainerResponse stopContainer(StopContainerRequest request) {
-    StopContainerResponse response = owner(request.getContainerId()).stopContainer(request);
-    adjustments.containerStopped(request.getContainerId());
-    return response;
+  CompletionStage<StopContainerResponse> stopContainer(StopContainerRequest request) {
+    String id = Require.id("container_id", request.getContainerId());
+    if (!adjustments.follows(id)) {
+      return forwarder.toContainer(id, BackendCall.STOP_CONTAINER, request);
+    }
+    return forwarder.offLoop(() -> {
+      StopContainerResponse response = forwarder.toContainer(id, BackendCall.STOP_CONTAINER, request)
+          .toCompletableFuture().join();
+      adjustments.containerStopped(id);
+      return response;
+    });
   }
 
   /** Idempotent, as CRI requires; the record goes only once the backend confirms. */
@@ -96,12 +116,12 @@ final class ContainerLifecycle {
     return response;
   }
 
-  ContainerStatusResponse containerStatus(ContainerStatusRequest request) {
-    return owner(request.getContainerId()).containerStatus(request);
+  CompletionStage<ContainerStatusResponse> containerStatus(ContainerStatusRequest request) {
+    return forwarder.toContainer(Require.id("container_id", request.getContainerId()), BackendCall.CONTAINER_STATUS, request);
   }
 
-  ContainerStatsResponse containerStats(ContainerStatsRequest request) {
-    return owner(request.getContainerId()).containerStats(request);
+  CompletionStage<ContainerStatsResponse> containerStats(ContainerStatsRequest request) {
+    return forwarder.toContainer(Require.id("container_id", request.getContainerId()), BackendCall.CONTAINER_STATS, request);
   }
 
   UpdateContainerResourcesResponse updateContainerResources(UpdateContainerResourcesRequest request) {
@@ -112,14 +132,14 @@ final class ContainerLifecycle {
     return response;
   }
 
-  ReopenContainerLogResponse reopenContainerLog(ReopenContainerLogRequest request) {
-    return owner(request.getContainerId()).reopenContainerLog(request);
+  CompletionStage<ReopenContainerLogResponse> reopenContainerLog(ReopenContainerLogRequest request) {
+    return forwarder.toContainer(Require.id("container_id", request.getContainerId()), BackendCall.REOPEN_CONTAINER_LOG, request);
   }
 
-  ExecSyncResponse execSync(ExecSyncRequest request) {
+  CompletionStage<ExecSyncResponse> execSync(ExecSyncRequest request) {
     String id = Require.id("container_id", request.getContainerId());
     Require.present(request.getCmdCount() > 0, "cmd");
-    return owners.ofContainer(id).execSync(request);
+    return forwarder.toContainer(id, BackendCall.EXEC_SYNC, request);
   }
 
   CheckpointContainerResponse checkpointContainer(CheckpointContainerRequest request) {

@@ -1,5 +1,6 @@
 package io.crigate.core;
 
+import io.crigate.core.config.BackendTimeouts;
 import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
 import io.crigate.spi.ImageObserver;
@@ -9,60 +10,68 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * Routes CRI calls to backends: by RuntimeClass handler when a pod is created, by recorded ownership
  * for everything after. The composition root builds one per process, calls {@link #reconcile()},
  * then serves {@link #services()} behind {@link GrpcErrors#interceptor()}.
  */
-public final class CriRouter {
+public final class CriRouter implements AutoCloseable {
 
   private final Reconciler reconciler;
   private final List<BindableService> services;
   private final ImageObserver imageObserver;
   private final ProxyAdjustments adjustments;
+  private final Runnable startProbes;
+  private final List<AutoCloseable> owned;
 
   private CriRouter(Reconciler reconciler, List<BindableService> services, ImageObserver imageObserver,
-      ProxyAdjustments adjustments) {
+      ProxyAdjustments adjustments, Runnable startProbes, List<AutoCloseable> owned) {
     this.reconciler = reconciler;
     this.services = services;
     this.imageObserver = imageObserver;
     this.adjustments = adjustments;
-  }
-
-  /** A router without image extensions. */
-  public static CriRouter create(Map<String, Backend> backendsByName, List<HandlerBinding> bindings, GatewayState state) {
-    return create(backendsByName, bindings, state, nodeImages -> ImageObserver.NONE);
+    this.startProbes = startProbes;
+    this.owned = owned;
   }
 
   /**
    * @param backendsByName every configured backend by its name
    * @param bindings handler bindings; exactly one must bind {@link HandlerBinding#DEFAULT_HANDLER}
-   * @param state the ownership records, owned by the caller (closed after the server stops)
+   * @param timeouts each backend's call timeout and health probe; a backend not named gets the defaults
+   * @param state the ownership records, owned by the caller (closed after the router)
    * @param imageObservers builds the observer of image traffic, given the node's merged image store;
    *     the observer is owned by the caller, see {@link #imageObserver()}
+   * @param timers where deadlines and health probes are scheduled: the server's event loops
    * @throws io.crigate.spi.CrigateException.InvalidArgument for a binding onto an unknown backend, a
    *     handler bound twice, or no default binding
    */
   public static CriRouter create(Map<String, Backend> backendsByName, List<HandlerBinding> bindings,
-      GatewayState state, ImageObserver.Factory imageObservers) {
+      Map<String, BackendTimeouts> timeouts, GatewayState state, ImageObserver.Factory imageObservers,
+      ScheduledExecutorService timers) {
     BackendRoutes routes = BackendRoutes.of(backendsByName, bindings);
-    FanOut fanOut = new FanOut();
-    Owners owners = new Owners(routes, state, fanOut);
-    BackendSweep sweep = new BackendSweep(routes, state, fanOut);
+    BackendHealth health = new BackendHealth(timeouts);
+    BackendCalls calls = BackendCalls.of(routes, health, timers);
+    FanOut fanOut = new FanOut(health);
+    Owners owners = new Owners(routes, state, fanOut, health);
+    Forwarder forwarder = new Forwarder(owners, calls, fanOut::start);
+    BackendSweep sweep = new BackendSweep(routes, state, fanOut, calls);
     Clock clock = Clock.systemUTC();
     ProxyAdjustments adjustments = new ProxyAdjustments(state.backendStore(ProxyAdjustments.NAMESPACE), owners);
     RuntimeServiceAdapter runtime = new RuntimeServiceAdapter(
-        new SandboxLifecycle(routes, owners, state, clock, adjustments),
-        new ContainerLifecycle(owners, state, clock, adjustments),
+        new SandboxLifecycle(routes, owners, forwarder, state, clock, adjustments),
+        new ContainerLifecycle(owners, forwarder, state, clock, adjustments),
         new Listings(sweep, state),
-        new StreamingUrls(owners),
-        new RuntimeInfo(routes, fanOut, sweep),
+        new StreamingUrls(forwarder),
+        new RuntimeInfo(routes, calls, sweep),
         new ContainerEvents(routes, fanOut));
     ImageRouting imageRouting = new ImageRouting(routes, sweep, state.sandboxes());
     ImageObserver imageObserver = imageObservers.create(imageRouting);
     ImageServiceAdapter images = new ImageServiceAdapter(new ObservedImages(imageRouting, imageObserver));
-    return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver, adjustments);
+    return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver, adjustments,
+        () -> health.startProbes(routes.all(), calls, timers), List.of(health, calls));
   }
 
   /**
@@ -86,6 +95,27 @@ public final class CriRouter {
    */
   public void reconcile() {
     reconciler.reconcile();
+  }
+
+  /** Starts probing every backend's health; call once serving starts. Stopped by {@link #close()}. */
+  public void startHealthProbes() {
+    startProbes.run();
+  }
+
+  /**
+   * The names of the CRI methods whose handlers never block, so the server may run them on its event
+   * loop; every other method needs a thread of its own.
+   */
+  public static Set<String> nonBlockingMethods() {
+    return RuntimeServiceAdapter.NON_BLOCKING;
+  }
+
+  /** Stops the health probes and the backends' blocking executors. */
+  @Override
+  public void close() throws Exception {
+    for (AutoCloseable resource : owned) {
+      resource.close();
+    }
   }
 
   /** The observer of image traffic this router feeds; whoever built the router closes it. */

@@ -30,13 +30,24 @@ final class FanOut {
 
   private final ExecutorService executor = Executors.newThreadPerTaskExecutor(
       Thread.ofVirtual().name("crigate-fanout-", 0).factory());
+  private final BackendHealth health;
 
-  /** Replies in the order of {@code backends}. Never throws for a backend's failure; the reply carries it. */
+  FanOut(BackendHealth health) {
+    this.health = health;
+  }
+
+  /**
+   * Replies in the order of {@code backends}. Never throws for a backend's failure; the reply
+   * carries it. An unhealthy backend is not asked: its reply is the UNAVAILABLE naming it.
+   */
   <T> List<Reply<T>> ask(Collection<Backend> backends, Function<Backend, T> question) {
     Context context = Context.current();
     List<Future<T>> futures = new ArrayList<>(backends.size());
     for (Backend backend : backends) {
-      futures.add(executor.submit(context.wrap(() -> question.apply(backend))));
+      futures.add(executor.submit(context.wrap(() -> {
+        health.require(backend.name());
+        return question.apply(backend);
+      })));
     }
     List<Reply<T>> replies = new ArrayList<>(backends.size());
     int i = 0;

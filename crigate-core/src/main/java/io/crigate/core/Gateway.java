@@ -1,6 +1,7 @@
 package io.crigate.core;
 
 import io.crigate.core.config.BackendConfig;
+import io.crigate.core.config.BackendTimeouts;
 import io.crigate.core.config.GatewayConfig;
 import io.crigate.core.dump.DumpInterceptor;
 import io.crigate.core.server.CriServer;
@@ -13,9 +14,11 @@ import io.crigate.spi.BackendFactory;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.ImageObserver;
 import io.crigate.spi.InitContext;
+import io.crigate.transport.EventLoops;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
+import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,6 +42,8 @@ public final class Gateway implements AutoCloseable {
 
   /** How long in-flight calls may run on shutdown; the kubelet retries what is cut off. */
   static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(5);
+  /** Event loop threads shared by the CRI server and the backend channels. */
+  static final int IO_THREADS = 1;
   private static final Logger log = LoggerFactory.getLogger(Gateway.class);
 
   private final Deque<AutoCloseable> running;
@@ -81,16 +86,23 @@ public final class Gateway implements AutoCloseable {
       SocketFile socket = SocketFile.prepare(config.socket());
       running.push(socket);
       running.push(StateDirLock.acquire(config.stateDir()));
+      // One I/O thread for the server and every backend channel: a forwarded call then never
+      // changes threads, and one thread keeps up with a node's CRI traffic (docs/benchmarks.md).
+      EventLoopGroup eventLoops = EventLoops.epoll(IO_THREADS, "crigate-io");
+      running.push(() -> EventLoops.shutdown(eventLoops, 2));
       GatewayState state = GatewayState.open(config.stateDir());
       running.push(state);
       Map<String, Backend> backends = new LinkedHashMap<>();
+      Map<String, BackendTimeouts> timeouts = new LinkedHashMap<>();
       for (BackendConfig backend : config.backends()) {
-        Backend created = factories.get(backend.type()).create(initContext(config.stateDir(), backend, state));
+        Backend created = factories.get(backend.type()).create(initContext(config.stateDir(), backend, state, eventLoops));
         running.push(created);
         backends.put(backend.name(), created);
+        timeouts.put(backend.name(), backend.timeouts());
       }
-      CriRouter router = CriRouter.create(backends, config.bindings(), state, imageObservers);
+      CriRouter router = CriRouter.create(backends, config.bindings(), timeouts, state, imageObservers, eventLoops);
       running.push(router.imageObserver());
+      running.push(router);
       router.reconcile();
       running.push(router.startAdjustments(plugins, config.stateDir(), state));
       List<ServerInterceptor> interceptors = new ArrayList<>(List.of(GrpcErrors.interceptor()));
@@ -102,7 +114,8 @@ public final class Gateway implements AutoCloseable {
       List<ServerServiceDefinition> services = router.services().stream()
           .map(service -> ServerInterceptors.intercept(service, interceptors))
           .toList();
-      running.push(CriServer.start(socket, services, SHUTDOWN_GRACE));
+      running.push(CriServer.start(socket, services, SHUTDOWN_GRACE, eventLoops, CriRouter.nonBlockingMethods()));
+      router.startHealthProbes();
       logServing(config, Duration.ofNanos(System.nanoTime() - startNanos));
       return new Gateway(running, config.socket());
     } catch (RuntimeException e) {
@@ -135,9 +148,11 @@ public final class Gateway implements AutoCloseable {
     }
   }
 
-  private static InitContext initContext(Path stateDir, BackendConfig backend, GatewayState state) {
+  private static InitContext initContext(Path stateDir, BackendConfig backend, GatewayState state,
+      EventLoopGroup eventLoops) {
     Path dir = PrivateFiles.directory(PrivateFiles.directory(stateDir.resolve("backends")).resolve(backend.name()));
-    return new InitContext(backend.name(), backend.settings(), dir, state.backendStore(backend.name()), Clock.systemUTC());
+    return new InitContext(backend.name(), backend.settings(), dir, state.backendStore(backend.name()), Clock.systemUTC(),
+        eventLoops);
   }
 
   private static void logServing(GatewayConfig config, Duration gatewayStart) {

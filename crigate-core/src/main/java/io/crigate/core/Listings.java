@@ -6,6 +6,7 @@ import io.crigate.core.state.GatewayState;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -24,16 +25,16 @@ final class Listings {
     this.state = state;
   }
 
-  List<PodSandbox> podSandboxes(PodSandboxFilter filter) {
+  CompletionStage<List<PodSandbox>> podSandboxes(PodSandboxFilter filter) {
     ListPodSandboxRequest request = ListPodSandboxRequest.newBuilder().setFilter(filter).build();
-    return merge(sweep.collect("ListPodSandbox", backend -> backend.listPodSandbox(request).getItemsList()),
-        PodSandbox::getId, ListFilters.sandboxes(filter));
+    return sweep.collectAsync(BackendCall.LIST_POD_SANDBOX, request, ListPodSandboxResponse::getItemsList)
+        .thenApply(parts -> merge(parts, PodSandbox::getId, ListFilters.sandboxes(filter)));
   }
 
-  List<Container> containers(ContainerFilter filter) {
+  CompletionStage<List<Container>> containers(ContainerFilter filter) {
     ListContainersRequest request = ListContainersRequest.newBuilder().setFilter(filter).build();
-    return merge(sweep.collect("ListContainers", backend -> backend.listContainers(request).getContainersList()),
-        Container::getId, ListFilters.containers(filter));
+    return sweep.collectAsync(BackendCall.LIST_CONTAINERS, request, ListContainersResponse::getContainersList)
+        .thenApply(parts -> merge(parts, Container::getId, ListFilters.containers(filter)));
   }
 
   List<ContainerStats> containerStats(ContainerStatsFilter filter) {

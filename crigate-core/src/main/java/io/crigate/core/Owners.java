@@ -31,22 +31,41 @@ final class Owners {
   private final BackendRoutes routes;
   private final GatewayState state;
   private final FanOut fanOut;
+  private final BackendHealth health;
   private final Adoption adoption;
 
-  Owners(BackendRoutes routes, GatewayState state, FanOut fanOut) {
+  Owners(BackendRoutes routes, GatewayState state, FanOut fanOut, BackendHealth health) {
     this.routes = routes;
     this.state = state;
     this.fanOut = fanOut;
+    this.health = health;
     this.adoption = new Adoption(routes);
+  }
+
+  /** @throws CrigateException.Unavailable naming {@code backend} while its health probe fails */
+  void requireHealthy(Backend backend) {
+    health.require(backend.name());
+  }
+
+  /** The sandbox's owner if it is on record: a hash lookup that never blocks. */
+  Optional<Backend> recordedSandboxOwner(String id) {
+    return state.sandboxes().find(id).map(record -> routes.backend(record.backend()));
+  }
+
+  /** The container's owner if it is on record: a hash lookup that never blocks. */
+  Optional<Backend> recordedContainerOwner(String id) {
+    return state.containers().find(id).map(record -> routes.backend(record.backend()));
   }
 
   /**
    * @throws CrigateException.NotFound when every backend answered and none has the sandbox
-   * @throws CrigateException.Unavailable when none has it but some backend could not be asked
+   * @throws CrigateException.Unavailable when none has it but some backend could not be asked, or
+   *     when its owner is unhealthy
    */
   Backend ofSandbox(String id) {
     Optional<SandboxRecord> recorded = state.sandboxes().find(id);
     if (recorded.isPresent()) {
+      health.require(recorded.get().backend());
       return routes.backend(recorded.get().backend());
     }
     ListPodSandboxRequest probe = ListPodSandboxRequest.newBuilder().setFilter(PodSandboxFilter.newBuilder().setId(id)).build();
@@ -62,6 +81,7 @@ final class Owners {
   Backend ofContainer(String id) {
     Optional<ContainerRecord> recorded = state.containers().find(id);
     if (recorded.isPresent()) {
+      health.require(recorded.get().backend());
       return routes.backend(recorded.get().backend());
     }
     ListContainersRequest probe = ListContainersRequest.newBuilder().setFilter(ContainerFilter.newBuilder().setId(id)).build();

@@ -146,6 +146,11 @@ final class ProxyAdjustments {
     }
   }
 
+  /** Whether a plugin sees this container's events, so its calls must run off the event loop. */
+  boolean follows(String containerId) {
+    return !chain.isEmpty() && containers.containsKey(containerId);
+  }
+
   void containerStarting(String id) {
     context(id).ifPresent(c -> {
       PluginResult result = chain.startContainer(c.pod(), c.container());

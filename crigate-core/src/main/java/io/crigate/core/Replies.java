@@ -2,6 +2,7 @@ package io.crigate.core;
 
 import io.grpc.stub.StreamObserver;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -18,6 +19,32 @@ final class Replies {
   static final int STREAM_CHUNK_ITEMS = 100;
 
   private Replies() {}
+
+  /**
+   * Answers from {@code reply} when it completes, on whichever thread completes it (for a forwarded
+   * call, the event loop that read the backend's answer). A failure is mapped here, as the
+   * interceptor only sees what handlers throw.
+   */
+  static <R> void async(StreamObserver<R> observer, CompletionStage<R> reply) {
+    reply.whenComplete((response, failure) -> {
+      if (failure == null) {
+        unary(observer, response);
+      } else {
+        observer.onError(GrpcErrors.toStatus(failure));
+      }
+    });
+  }
+
+  /** Like {@link #chunked}, once {@code items} complete. */
+  static <T, R> void chunkedAsync(StreamObserver<R> observer, CompletionStage<List<T>> items, Function<List<T>, R> message) {
+    items.whenComplete((list, failure) -> {
+      if (failure == null) {
+        chunked(observer, list, message);
+      } else {
+        observer.onError(GrpcErrors.toStatus(failure));
+      }
+    });
+  }
 
   static <R> void unary(StreamObserver<R> observer, R response) {
     observer.onNext(response);

@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -30,13 +33,13 @@ final class RuntimeInfo {
   static final String BACKEND_CONDITION_PREFIX = "crigate.io/backend-ready/";
 
   private final BackendRoutes routes;
-  private final FanOut fanOut;
+  private final BackendCalls calls;
   private final BackendSweep sweep;
   private final String version;
 
-  RuntimeInfo(BackendRoutes routes, FanOut fanOut, BackendSweep sweep) {
+  RuntimeInfo(BackendRoutes routes, BackendCalls calls, BackendSweep sweep) {
     this.routes = routes;
-    this.fanOut = fanOut;
+    this.calls = calls;
     this.sweep = sweep;
     this.version = projectVersion();
   }
@@ -50,9 +53,22 @@ final class RuntimeInfo {
         .build();
   }
 
-  StatusResponse status(StatusRequest request) {
-    Map<String, FanOut.Reply<StatusResponse>> replies = fanOut.ask(routes.all(), backend -> backend.status(request))
-        .stream().collect(Collectors.toMap(reply -> reply.backend().name(), Function.identity()));
+  /**
+   * Asks every backend at once, without blocking: an unhealthy backend is not asked (its condition
+   * says why), and one that does not answer within its call timeout is reported the same way.
+   */
+  CompletionStage<StatusResponse> status(StatusRequest request) {
+    List<CompletableFuture<FanOut.Reply<StatusResponse>>> asked = routes.all().stream()
+        .map(backend -> calls.call(backend, BackendCall.STATUS, request)
+            .handle((answer, failure) -> new FanOut.Reply<>(backend, answer, unwrap(failure)))
+            .toCompletableFuture())
+        .toList();
+    return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new)).thenApply(done -> answer(
+        asked.stream().map(CompletableFuture::join).collect(Collectors.toMap(reply -> reply.backend().name(), Function.identity()))));
+  }
+
+  /** RuntimeReady and NetworkReady follow the default backend only; every other backend gets a condition of its own. */
+  private StatusResponse answer(Map<String, FanOut.Reply<StatusResponse>> replies) {
     Backend fallback = routes.defaultBackend();
     FanOut.Reply<StatusResponse> primary = replies.get(fallback.name());
     StatusResponse.Builder answer = primary.ok() ? primary.value().toBuilder().clearRuntimeHandlers() : unreachable(primary);
@@ -64,6 +80,10 @@ final class RuntimeInfo {
       answer.addRuntimeHandlers(handler(route, replies.get(route.backend().name())));
     }
     return answer.build();
+  }
+
+  private static Throwable unwrap(Throwable failure) {
+    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
   }
 
   RuntimeConfigResponse runtimeConfig(RuntimeConfigRequest request) {

@@ -1,10 +1,30 @@
 package io.crigate.core;
 
 import io.crigate.api.cri.v1.*;
+import io.grpc.MethodDescriptor;
 import io.grpc.stub.StreamObserver;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /** The CRI RuntimeService: each RPC hands its request to the concern class that owns it. */
 final class RuntimeServiceAdapter extends RuntimeServiceGrpc.RuntimeServiceImplBase {
+
+  /**
+   * Methods whose handlers never block: they answer from memory or forward through
+   * {@link BackendCalls}, so the server runs them on its event loop with no thread hand-off. The
+   * rest write SQLite, fan out or wait, and run on virtual threads. An ownership miss inside a
+   * non-blocking handler moves itself off the loop ({@link Forwarder}).
+   */
+  static final Set<String> NON_BLOCKING = Set.of(
+      RuntimeServiceGrpc.getVersionMethod(), RuntimeServiceGrpc.getStatusMethod(),
+      RuntimeServiceGrpc.getPodSandboxStatusMethod(), RuntimeServiceGrpc.getPodSandboxStatsMethod(),
+      RuntimeServiceGrpc.getPortForwardMethod(), RuntimeServiceGrpc.getContainerStatusMethod(),
+      RuntimeServiceGrpc.getContainerStatsMethod(), RuntimeServiceGrpc.getStartContainerMethod(),
+      RuntimeServiceGrpc.getStopContainerMethod(), RuntimeServiceGrpc.getReopenContainerLogMethod(),
+      RuntimeServiceGrpc.getExecSyncMethod(), RuntimeServiceGrpc.getExecMethod(), RuntimeServiceGrpc.getAttachMethod(),
+      RuntimeServiceGrpc.getListPodSandboxMethod(), RuntimeServiceGrpc.getStreamPodSandboxesMethod(),
+      RuntimeServiceGrpc.getListContainersMethod(), RuntimeServiceGrpc.getStreamContainersMethod())
+      .stream().map(MethodDescriptor::getFullMethodName).collect(Collectors.toUnmodifiableSet());
 
   private final SandboxLifecycle sandboxes;
   private final ContainerLifecycle containers;
@@ -30,7 +50,7 @@ final class RuntimeServiceAdapter extends RuntimeServiceGrpc.RuntimeServiceImplB
 
   @Override
   public void status(StatusRequest request, StreamObserver<StatusResponse> observer) {
-    Replies.unary(observer, runtime.status(request));
+    Replies.async(observer, runtime.status(request));
   }
 
   @Override
@@ -60,12 +80,12 @@ final class RuntimeServiceAdapter extends RuntimeServiceGrpc.RuntimeServiceImplB
 
   @Override
   public void podSandboxStatus(PodSandboxStatusRequest request, StreamObserver<PodSandboxStatusResponse> observer) {
-    Replies.unary(observer, sandboxes.podSandboxStatus(request));
+    Replies.async(observer, sandboxes.podSandboxStatus(request));
   }
 
   @Override
   public void podSandboxStats(PodSandboxStatsRequest request, StreamObserver<PodSandboxStatsResponse> observer) {
-    Replies.unary(observer, sandboxes.podSandboxStats(request));
+    Replies.async(observer, sandboxes.podSandboxStats(request));
   }
 
   @Override
@@ -76,7 +96,7 @@ final class RuntimeServiceAdapter extends RuntimeServiceGrpc.RuntimeServiceImplB
 
   @Override
   public void portForward(PortForwardRequest request, StreamObserver<PortForwardResponse> observer) {
-    Replies.unary(observer, streaming.portForward(request));
+    Replies.async(observer, streaming.portForward(request));
   }
 
   @Override
@@ -86,12 +106,12 @@ final class RuntimeServiceAdapter extends RuntimeServiceGrpc.RuntimeServiceImplB
 
   @Override
   public void startContainer(StartContainerRequest request, StreamObserver<StartContainerResponse> observer) {
-    Replies.unary(observer, containers.startContainer(request));
+    Replies.async(observer, containers.startContainer(request));
   }
 
   @Override
   public void stopContainer(StopContainerRequest request, StreamObserver<StopContainerResponse> observer) {
-    Replies.unary(observer, containers.stopContainer(request));
+    Replies.async(observer, containers.stopContainer(request));
   }
 
   @Override
@@ -101,12 +121,12 @@ final class RuntimeServiceAdapter extends RuntimeServiceGrpc.RuntimeServiceImplB
 
   @Override
   public void containerStatus(ContainerStatusRequest request, StreamObserver<ContainerStatusResponse> observer) {
-    Replies.unary(observer, containers.containerStatus(request));
+    Replies.async(observer, containers.containerStatus(request));
   }
 
   @Override
   public void containerStats(ContainerStatsRequest request, StreamObserver<ContainerStatsResponse> observer) {
-    Replies.unary(observer, containers.containerStats(request));
+    Replies.async(observer, containers.containerStats(request));
   }
 
   @Override
@@ -117,12 +137,12 @@ final class RuntimeServiceAdapter extends RuntimeServiceGrpc.RuntimeServiceImplB
 
   @Override
   public void reopenContainerLog(ReopenContainerLogRequest request, StreamObserver<ReopenContainerLogResponse> observer) {
-    Replies.unary(observer, containers.reopenContainerLog(request));
+    Replies.async(observer, containers.reopenContainerLog(request));
   }
 
   @Override
   public void execSync(ExecSyncRequest request, StreamObserver<ExecSyncResponse> observer) {
-    Replies.unary(observer, containers.execSync(request));
+    Replies.async(observer, containers.execSync(request));
   }
 
   @Override
@@ -132,33 +152,35 @@ final class RuntimeServiceAdapter extends RuntimeServiceGrpc.RuntimeServiceImplB
 
   @Override
   public void exec(ExecRequest request, StreamObserver<ExecResponse> observer) {
-    Replies.unary(observer, streaming.exec(request));
+    Replies.async(observer, streaming.exec(request));
   }
 
   @Override
   public void attach(AttachRequest request, StreamObserver<AttachResponse> observer) {
-    Replies.unary(observer, streaming.attach(request));
+    Replies.async(observer, streaming.attach(request));
   }
 
   @Override
   public void listPodSandbox(ListPodSandboxRequest request, StreamObserver<ListPodSandboxResponse> observer) {
-    Replies.unary(observer, ListPodSandboxResponse.newBuilder().addAllItems(listings.podSandboxes(request.getFilter())).build());
+    Replies.async(observer, listings.podSandboxes(request.getFilter())
+        .thenApply(items -> ListPodSandboxResponse.newBuilder().addAllItems(items).build()));
   }
 
   @Override
   public void streamPodSandboxes(StreamPodSandboxesRequest request, StreamObserver<StreamPodSandboxesResponse> observer) {
-    Replies.chunked(observer, listings.podSandboxes(request.getFilter()),
+    Replies.chunkedAsync(observer, listings.podSandboxes(request.getFilter()),
         chunk -> StreamPodSandboxesResponse.newBuilder().addAllPodSandboxes(chunk).build());
   }
 
   @Override
   public void listContainers(ListContainersRequest request, StreamObserver<ListContainersResponse> observer) {
-    Replies.unary(observer, ListContainersResponse.newBuilder().addAllContainers(listings.containers(request.getFilter())).build());
+    Replies.async(observer, listings.containers(request.getFilter())
+        .thenApply(items -> ListContainersResponse.newBuilder().addAllContainers(items).build()));
   }
 
   @Override
   public void streamContainers(StreamContainersRequest request, StreamObserver<StreamContainersResponse> observer) {
-    Replies.chunked(observer, listings.containers(request.getFilter()),
+    Replies.chunkedAsync(observer, listings.containers(request.getFilter()),
         chunk -> StreamContainersResponse.newBuilder().addAllContainers(chunk).build());
   }
 

@@ -8,6 +8,7 @@ import io.crigate.spi.CrigateException;
 import io.grpc.Status;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,13 +22,16 @@ final class SandboxLifecycle {
 
   private final BackendRoutes routes;
   private final Owners owners;
+  private final Forwarder forwarder;
   private final GatewayState state;
   private final Clock clock;
   private final ProxyAdjustments adjustments;
 
-  SandboxLifecycle(BackendRoutes routes, Owners owners, GatewayState state, Clock clock, ProxyAdjustments adjustments) {
+  SandboxLifecycle(BackendRoutes routes, Owners owners, Forwarder forwarder, GatewayState state, Clock clock,
+      ProxyAdjustments adjustments) {
     this.routes = routes;
     this.owners = owners;
+    this.forwarder = forwarder;
     this.state = state;
     this.clock = clock;
     this.adjustments = adjustments;
@@ -39,6 +43,7 @@ final class SandboxLifecycle {
     PodSandboxMetadata metadata = request.getConfig().getMetadata();
     Require.id("config.metadata.name", metadata.getName());
     BackendRoutes.Route route = routes.forHandler(request.getRuntimeHandler());
+    owners.requireHealthy(route.backend());
     RunPodSandboxRequest forwarded = adjustments.runPodSandbox(request).toBuilder()
         .setRuntimeHandler(route.binding().backendHandler()).build();
     RunPodSandboxResponse response = route.backend().runPodSandbox(forwarded);
@@ -101,12 +106,12 @@ final class SandboxLifecycle {
     return response;
   }
 
-  PodSandboxStatusResponse podSandboxStatus(PodSandboxStatusRequest request) {
-    return owners.ofSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId())).podSandboxStatus(request);
+  CompletionStage<PodSandboxStatusResponse> podSandboxStatus(PodSandboxStatusRequest request) {
+    return forwarder.toSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId()), BackendCall.POD_SANDBOX_STATUS, request);
   }
 
-  PodSandboxStatsResponse podSandboxStats(PodSandboxStatsRequest request) {
-    return owners.ofSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId())).podSandboxStats(request);
+  CompletionStage<PodSandboxStatsResponse> podSandboxStats(PodSandboxStatsRequest request) {
+    return forwarder.toSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId()), BackendCall.POD_SANDBOX_STATS, request);
   }
 
   UpdatePodSandboxResourcesResponse updatePodSandboxResources(UpdatePodSandboxResourcesRequest request) {

@@ -1,6 +1,7 @@
 package io.crigate.core;
 
 import io.crigate.api.cri.v1.*;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Exec, Attach and PortForward. The owning backend runs the streaming server; its URL goes back to
@@ -8,23 +9,23 @@ import io.crigate.api.cri.v1.*;
  */
 final class StreamingUrls {
 
-  private final Owners owners;
+  private final Forwarder forwarder;
 
-  StreamingUrls(Owners owners) {
-    this.owners = owners;
+  StreamingUrls(Forwarder forwarder) {
+    this.forwarder = forwarder;
   }
 
-  ExecResponse exec(ExecRequest request) {
+  CompletionStage<ExecResponse> exec(ExecRequest request) {
     String id = Require.id("container_id", request.getContainerId());
     Require.present(request.getCmdCount() > 0, "cmd");
-    return owners.ofContainer(id).exec(request);
+    return forwarder.toContainer(id, BackendCall.EXEC, request);
   }
 
-  AttachResponse attach(AttachRequest request) {
-    return owners.ofContainer(Require.id("container_id", request.getContainerId())).attach(request);
+  CompletionStage<AttachResponse> attach(AttachRequest request) {
+    return forwarder.toContainer(Require.id("container_id", request.getContainerId()), BackendCall.ATTACH, request);
   }
 
-  PortForwardResponse portForward(PortForwardRequest request) {
-    return owners.ofSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId())).portForward(request);
+  CompletionStage<PortForwardResponse> portForward(PortForwardRequest request) {
+    return forwarder.toSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId()), BackendCall.PORT_FORWARD, request);
   }
 }

@@ -15,6 +15,8 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * A crigate router served in-process, exactly as {@code serve} wires it (real services behind the
@@ -37,6 +39,7 @@ final class RouterHarness implements AutoCloseable {
   private final Path stateDir;
   private final Server server;
   private final ManagedChannel channel;
+  private final ScheduledExecutorService timers;
 
   private final AdjustmentPlugins plugins;
   private final PluginChain chain;
@@ -53,8 +56,9 @@ final class RouterHarness implements AutoCloseable {
     this.alpha = alpha;
     this.beta = beta;
     this.state = GatewayState.open(stateDir);
-    this.router = CriRouter.create(Map.<String, Backend>of("alpha", alpha, "beta", beta), BINDINGS, state,
-        imageObservers);
+    this.timers = Executors.newSingleThreadScheduledExecutor();
+    this.router = CriRouter.create(Map.<String, Backend>of("alpha", alpha, "beta", beta), BINDINGS, Map.of(), state,
+        imageObservers, timers);
     if (reconcile) {
       router.reconcile();
     }
@@ -122,6 +126,12 @@ final class RouterHarness implements AutoCloseable {
     channel.shutdownNow();
     server.shutdownNow();
     chain.close();
+    try {
+      router.close();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+    timers.shutdownNow();
     state.close();
   }
 }

@@ -5,7 +5,9 @@ import io.grpc.stub.StreamObserver;
 
 /**
  * The CRI RuntimeService as one backend sees it. Methods are blocking: core calls them on virtual
- * threads, inside the caller's gRPC context, so a remote backend inherits the kubelet's deadline.
+ * threads or the backend's bounded executor, inside the caller's gRPC context, so a remote backend
+ * inherits the kubelet's deadline. Backends that can forward without blocking also offer
+ * {@link Backend#async()}, which core prefers for calls it only routes.
  *
  * <p>Requests arrive with {@code runtime_handler} already rewritten to the backend's own handler
  * name. Backends may ignore list filters; core re-applies them after merging.

@@ -1,21 +1,28 @@
 package io.crigate.backend.cri;
 
 import io.crigate.api.cri.v1.*;
+import io.crigate.spi.AsyncCalls;
 import io.crigate.spi.Backend;
 import io.crigate.spi.CrigateException;
+import io.crigate.transport.UnixSocketChannel;
+import io.grpc.CallOptions;
+import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
 /**
- * Forwards every CRI call unchanged to a remote runtime over one pooled channel. Blocking stubs pick
- * up the caller's {@link io.grpc.Context}, so the kubelet's deadline and cancellation reach the
- * runtime without any code here. The runtime's own statuses pass through untouched; only an
+ * Forwards every CRI call unchanged to a remote runtime over one pooled channel on crigate's shared
+ * event loops. The non-blocking form ({@link #async()}) is what core uses for calls it only routes;
+ * the blocking stubs serve the rest. Both pick up the caller's {@link io.grpc.Context}, so the
+ * kubelet's deadline and cancellation reach the runtime without any code here. The runtime's own statuses pass through untouched; only an
  * UNAVAILABLE (the socket is down or refuses) becomes {@link CrigateException.Unavailable}, naming
  * this backend, so the operator sees which runtime is gone.
  */
-final class RemoteCriBackend implements Backend {
+final class RemoteCriBackend implements Backend, AsyncCalls {
 
   private final String name;
   private final String endpoint;
@@ -36,6 +43,18 @@ final class RemoteCriBackend implements Backend {
   @Override
   public String name() {
     return name;
+  }
+
+  @Override
+  public Optional<AsyncCalls> async() {
+    return Optional.of(this);
+  }
+
+  @Override
+  public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request) {
+    connection.reconnectIfFailed();
+    return UnaryForward.start(connection.channel().newCall(method, CallOptions.DEFAULT), request,
+        status -> translate(method.getBareMethodName(), status));
   }
 
   @Override
@@ -234,11 +253,16 @@ final class RemoteCriBackend implements Backend {
     try {
       return invocation.get();
     } catch (StatusRuntimeException e) {
-      if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
-        throw new CrigateException.Unavailable("%s: runtime at %s unavailable for %s: %s"
-            .formatted(name, endpoint, rpc, e.getStatus().getDescription()), e);
-      }
-      throw e;
+      throw translate(rpc, e);
     }
+  }
+
+  /** UNAVAILABLE names this backend, so the operator sees which runtime is gone; the rest passes through. */
+  private RuntimeException translate(String rpc, StatusRuntimeException e) {
+    if (e.getStatus().getCode() == Status.Code.UNAVAILABLE) {
+      return new CrigateException.Unavailable("%s: runtime at %s unavailable for %s: %s"
+          .formatted(name, endpoint, rpc, e.getStatus().getDescription()), e);
+    }
+    return e;
   }
 }

@@ -3,6 +3,7 @@ package io.crigate.backend.cri;
 import io.crigate.spi.Backend;
 import io.crigate.spi.BackendFactory;
 import io.crigate.spi.InitContext;
+import io.crigate.transport.UnixSocketChannel;
 
 /**
  * Backends of type {@code cri}: a remote CRI runtime such as containerd, reached over its unix socket.
@@ -20,6 +21,7 @@ public final class RemoteCriBackendFactory implements BackendFactory {
   @Override
   public Backend create(InitContext context) {
     RemoteCriSettings settings = RemoteCriSettings.parse(context.name(), context.settings());
-    return new RemoteCriBackend(context.name(), settings.endpoint(), UnixSocketChannel.open(context.name(), settings));
+    return new RemoteCriBackend(context.name(), settings.endpoint(),
+        UnixSocketChannel.open(settings.socket(), context.eventLoops(), settings.connectTimeout()));
   }
 }

@@ -1,13 +1,15 @@
 package io.crigate.backend.cri;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.Durations;
+import io.crigate.transport.UnixSocketChannel;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A cri backend's configuration.
@@ -17,68 +19,51 @@ import java.util.regex.Pattern;
  */
 record RemoteCriSettings(Path socket, Duration connectTimeout) {
 
-  static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(5);
-  private static final Set<String> KNOWN = Set.of("endpoint", "connectTimeout");
-  private static final String UNIX_SCHEME = "unix://";
-  private static final Pattern SHORT_DURATION = Pattern.compile("(\\d+)(ms|s|m)");
+  static final Duration DEFAULT_CONNECT_TIMEOUT = UnixSocketChannel.DEFAULT_CONNECT_TIMEOUT;
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+
+  /** The settings as written: Jackson binds them, {@link #parse} checks them. */
+  record Written(String endpoint, String connectTimeout) {}
 
   /** Reads {@code endpoint} ({@code unix:///path} or a bare absolute path) and optional {@code connectTimeout}. */
   static RemoteCriSettings parse(String backend, JsonNode settings) {
     if (settings == null || !settings.isObject()) {
       throw invalid(backend, "settings must be an object with an endpoint, e.g. {\"endpoint\": \"unix:///run/containerd/containerd.sock\"}");
     }
-    settings.fieldNames().forEachRemaining(field -> {
-      if (!KNOWN.contains(field)) {
-        throw invalid(backend, "unknown setting '%s' (known: endpoint, connectTimeout)".formatted(field));
+    Written written = bind(backend, settings);
+    if (written.endpoint() == null || written.endpoint().isBlank() || !settings.path("endpoint").isTextual()) {
+      throw invalid(backend, "setting 'endpoint' is required: unix:///path/to/cri.sock or /path/to/cri.sock");
+    }
+    Path socket;
+    try {
+      socket = UnixSocketChannel.socketPath(written.endpoint());
+    } catch (IllegalArgumentException e) {
+      throw invalid(backend, e.getMessage());
+    }
+    Duration connectTimeout = DEFAULT_CONNECT_TIMEOUT;
+    if (written.connectTimeout() != null) {
+      try {
+        connectTimeout = Durations.positive("connectTimeout", written.connectTimeout());
+      } catch (CrigateException.InvalidArgument e) {
+        throw invalid(backend, e.getMessage());
       }
-    });
-    Path socket = socket(backend, settings.path("endpoint"));
-    JsonNode timeout = settings.path("connectTimeout");
-    Duration connectTimeout = timeout.isMissingNode() ? DEFAULT_CONNECT_TIMEOUT : duration(backend, timeout);
+    }
     return new RemoteCriSettings(socket, connectTimeout);
   }
 
   /** The endpoint as the kubelet's {@code --container-runtime-endpoint} would write it. */
   String endpoint() {
-    return UNIX_SCHEME + socket;
+    return UnixSocketChannel.endpoint(socket);
   }
 
-  private static Path socket(String backend, JsonNode endpoint) {
-    if (!endpoint.isTextual() || endpoint.asText().isBlank()) {
-      throw invalid(backend, "setting 'endpoint' is required: unix:///path/to/cri.sock or /path/to/cri.sock");
-    }
-    String text = endpoint.asText();
-    String path = text.startsWith(UNIX_SCHEME) ? text.substring(UNIX_SCHEME.length()) : text;
-    if (!path.startsWith("/")) {
-      throw invalid(backend, "endpoint '%s' is not a unix socket: use unix:///absolute/path or /absolute/path".formatted(text));
-    }
-    return Path.of(path);
-  }
-
-  /** Accepts {@code 500ms}, {@code 5s}, {@code 1m} or ISO-8601 ({@code PT5S}); must be positive. */
-  private static Duration duration(String backend, JsonNode value) {
-    String text = value.asText();
-    Duration parsed = parseDuration(text);
-    if (parsed == null || parsed.isZero() || parsed.isNegative()) {
-      throw invalid(backend, "connectTimeout '%s' is not a positive duration such as 500ms, 5s or PT5S".formatted(text));
-    }
-    return parsed;
-  }
-
-  private static Duration parseDuration(String text) {
-    Matcher shortForm = SHORT_DURATION.matcher(text);
-    if (shortForm.matches()) {
-      long amount = Long.parseLong(shortForm.group(1));
-      return switch (shortForm.group(2)) {
-        case "ms" -> Duration.ofMillis(amount);
-        case "s" -> Duration.ofSeconds(amount);
-        default -> Duration.ofMinutes(amount);
-      };
-    }
+  private static Written bind(String backend, JsonNode settings) {
     try {
-      return Duration.parse(text);
-    } catch (DateTimeParseException e) {
-      return null;
+      return JSON.treeToValue(settings, Written.class);
+    } catch (UnrecognizedPropertyException e) {
+      throw invalid(backend, "unknown setting '%s' (known: endpoint, connectTimeout)".formatted(e.getPropertyName()));
+    } catch (JsonProcessingException e) {
+      throw invalid(backend, "settings are not {endpoint, connectTimeout} strings: " + e.getOriginalMessage());
     }
   }
 

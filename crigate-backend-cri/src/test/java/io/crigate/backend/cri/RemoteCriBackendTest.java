@@ -9,12 +9,14 @@ import io.crigate.api.cri.v1.*;
 import io.crigate.spi.Backend;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.InitContext;
+import io.crigate.transport.EventLoops;
 import io.grpc.Context;
 import io.grpc.Deadline;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
+import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -38,17 +40,19 @@ class RemoteCriBackendTest {
   private UnixSocketRuntimeServer server;
   private Backend backend;
   private final ScheduledExecutorService deadlineTimer = Executors.newSingleThreadScheduledExecutor();
+  private final EventLoopGroup eventLoops = EventLoops.epoll(1, "test-io");
 
   @BeforeEach
   void createBackendBeforeAnyServerExists() {
     socket = dir.resolve("cri.sock");
     backend = new RemoteCriBackendFactory().create(new InitContext("edge",
-        JsonNodeFactory.instance.objectNode().put("endpoint", "unix://" + socket), dir, null, Clock.systemUTC()));
+        JsonNodeFactory.instance.objectNode().put("endpoint", "unix://" + socket), dir, null, Clock.systemUTC(), eventLoops));
   }
 
   @AfterEach
   void close() throws InterruptedException {
     backend.close();
+    EventLoops.shutdown(eventLoops, 1);
     deadlineTimer.shutdownNow();
     if (server != null) {
       server.close();

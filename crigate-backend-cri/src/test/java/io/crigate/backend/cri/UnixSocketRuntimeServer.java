@@ -1,5 +1,6 @@
 package io.crigate.backend.cri;
 
+import io.crigate.transport.UnixSocketChannel;
 import io.grpc.BindableService;
 import io.grpc.Server;
 import io.grpc.netty.NettyServerBuilder;

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.api.cri.v1.*;
 import io.crigate.spi.InitContext;
+import io.crigate.transport.EventLoops;
+import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -51,9 +53,13 @@ final class SlurmCluster {
     return settings;
   }
 
+  /** The slurm backend opens no channels; the loop is there because every backend is given one. Daemon threads. */
+  private static final EventLoopGroup IO = EventLoops.epoll(1, "slurm-it-io");
+
   static SlurmBackend backend(ObjectNode settings, Path state) {
     return (SlurmBackend) new SlurmBackendFactory().create(
-        new InitContext("slurm-it", settings, state, new FileDurableStore(state.resolve("store")), Clock.systemUTC()));
+        new InitContext("slurm-it", settings, state, new FileDurableStore(state.resolve("store")), Clock.systemUTC(),
+            IO));
   }
 
   static PodSandboxConfig pod(String name, Path logDir, Map<String, String> annotations) {

@@ -3,7 +3,6 @@ package io.crigate.cli.ctl;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 
 /** Words a failed CRI call for the operator: which endpoint, which status, what the server said. */
@@ -16,7 +15,7 @@ final class CallFailure {
     // A status with a local cause never reached the server: the transport could not connect.
     if (status.getCode() == Status.Code.UNAVAILABLE && status.getCause() != null) {
       String reason =
-          Files.exists(Path.of(CriClient.socketPath(endpoint)))
+          Files.exists(CriClient.socketPath(endpoint))
               ? rootCause(status.getCause())
               : "no socket file there";
       return "cannot connect to %s: is crigate running? (%s)".formatted(endpoint, reason);

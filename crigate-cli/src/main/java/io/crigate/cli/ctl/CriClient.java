@@ -5,14 +5,8 @@ import io.crigate.api.cri.v1.ImageServiceGrpc.ImageServiceBlockingStub;
 import io.crigate.api.cri.v1.RuntimeServiceGrpc;
 import io.crigate.api.cri.v1.RuntimeServiceGrpc.RuntimeServiceBlockingStub;
 import io.crigate.spi.CrigateException.InvalidArgument;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.NettyChannelBuilder;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.EpollDomainSocketChannel;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.unix.DomainSocketAddress;
-import io.netty.util.concurrent.DefaultThreadFactory;
+import io.crigate.transport.UnixSocketChannel;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
@@ -22,19 +16,12 @@ import java.util.concurrent.TimeUnit;
  */
 public final class CriClient implements AutoCloseable {
 
-  /** Large listings (thousands of containers with labels) exceed grpc's 4 MiB default. */
-  public static final int MAX_INBOUND_MESSAGE_BYTES = 16 * 1024 * 1024;
-
-  private static final String UNIX_SCHEME = "unix://";
-
   private final String endpoint;
-  private final EventLoopGroup eventLoop;
-  private final ManagedChannel channel;
+  private final UnixSocketChannel connection;
 
-  private CriClient(String endpoint, EventLoopGroup eventLoop, ManagedChannel channel) {
+  private CriClient(String endpoint, UnixSocketChannel connection) {
     this.endpoint = endpoint;
-    this.eventLoop = eventLoop;
-    this.channel = channel;
+    this.connection = connection;
   }
 
   /**
@@ -42,30 +29,15 @@ public final class CriClient implements AutoCloseable {
    * lazy: an absent socket surfaces as {@code UNAVAILABLE} on the first call.
    */
   public static CriClient connect(String endpoint) {
-    String socket = socketPath(endpoint);
-    // One daemon I/O thread: plenty for a local socket, and a forgotten close never pins the JVM.
-    EventLoopGroup eventLoop =
-        new MultiThreadIoEventLoopGroup(
-            1, new DefaultThreadFactory("crigate-cri-client", true), EpollIoHandler.newFactory());
-    ManagedChannel channel =
-        NettyChannelBuilder.forAddress(new DomainSocketAddress(socket))
-            .eventLoopGroup(eventLoop)
-            .channelType(EpollDomainSocketChannel.class)
-            .usePlaintext()
-            .overrideAuthority("localhost")
-            .directExecutor()
-            .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)
-            .build();
-    return new CriClient(endpoint, eventLoop, channel);
+    return new CriClient(endpoint, UnixSocketChannel.open(socketPath(endpoint), "crigate-cri-client"));
   }
 
-  static String socketPath(String endpoint) {
-    String path = endpoint.startsWith(UNIX_SCHEME) ? endpoint.substring(UNIX_SCHEME.length()) : endpoint;
-    if (!path.startsWith("/")) {
-      throw new InvalidArgument(
-          "endpoint %s: expected unix:///absolute/path/to/socket".formatted(endpoint));
+  static Path socketPath(String endpoint) {
+    try {
+      return UnixSocketChannel.socketPath(endpoint);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidArgument(e.getMessage());
     }
-    return path;
   }
 
   public String endpoint() {
@@ -74,25 +46,18 @@ public final class CriClient implements AutoCloseable {
 
   /** A runtime stub whose calls must finish within {@code deadline} from now. */
   public RuntimeServiceBlockingStub runtime(Duration deadline) {
-    return RuntimeServiceGrpc.newBlockingStub(channel)
+    return RuntimeServiceGrpc.newBlockingStub(connection.channel())
         .withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   /** An image stub whose calls must finish within {@code deadline} from now. */
   public ImageServiceBlockingStub images(Duration deadline) {
-    return ImageServiceGrpc.newBlockingStub(channel)
+    return ImageServiceGrpc.newBlockingStub(connection.channel())
         .withDeadlineAfter(deadline.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   @Override
   public void close() {
-    channel.shutdownNow();
-    try {
-      channel.awaitTermination(5, TimeUnit.SECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } finally {
-      eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-    }
+    connection.close();
   }
 }

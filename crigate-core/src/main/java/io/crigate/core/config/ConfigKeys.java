@@ -16,6 +16,9 @@ final class ConfigKeys {
   static final String NAME = "name";
   static final String TYPE = "type";
   static final String HANDLERS = "handlers";
+  static final String CALL_TIMEOUT = "callTimeout";
+  static final String PROBE_INTERVAL = "probeInterval";
+  static final String PROBE_TIMEOUT = "probeTimeout";
 
   static final String DUMP_RULES = "rules";
   static final String DUMP_FILE = "file";

@@ -8,8 +8,10 @@ import io.crigate.core.dump.DumpRule;
 import io.crigate.core.dump.DumpRules;
 import io.crigate.core.dump.DumpSettings;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.Durations;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -104,8 +106,26 @@ final class ConfigReader {
       bindings.add(binding(name, handler));
     }
     ObjectNode settings = ((ObjectNode) node).deepCopy();
-    settings.remove(List.of(ConfigKeys.NAME, ConfigKeys.TYPE, ConfigKeys.HANDLERS));
-    return new BackendConfig(name, type, bindings, settings);
+    settings.remove(List.of(ConfigKeys.NAME, ConfigKeys.TYPE, ConfigKeys.HANDLERS,
+        ConfigKeys.CALL_TIMEOUT, ConfigKeys.PROBE_INTERVAL, ConfigKeys.PROBE_TIMEOUT));
+    BackendTimeouts defaults = BackendTimeouts.DEFAULTS;
+    BackendTimeouts timeouts = new BackendTimeouts(
+        duration(node, ConfigKeys.CALL_TIMEOUT, where, defaults.callTimeout()),
+        duration(node, ConfigKeys.PROBE_INTERVAL, where, defaults.probeInterval()),
+        duration(node, ConfigKeys.PROBE_TIMEOUT, where, defaults.probeTimeout()));
+    return new BackendConfig(name, type, bindings, settings, timeouts);
+  }
+
+  private static Duration duration(JsonNode node, String key, String where, Duration fallback) {
+    JsonNode value = node.path(key);
+    if (value.isMissingNode() || value.isNull()) {
+      return fallback;
+    }
+    try {
+      return Durations.positive(key, value.asText());
+    } catch (CrigateException.InvalidArgument e) {
+      throw invalid(where + ": " + e.getMessage());
+    }
   }
 
   /** {@code name} forwards the empty handler (the remote's default); {@code name=remote} forwards {@code remote}. */

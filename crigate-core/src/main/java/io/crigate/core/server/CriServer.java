@@ -1,41 +1,42 @@
 package io.crigate.core.server;
 
+import io.crigate.transport.UnixSocketChannel;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallExecutorSupplier;
 import io.grpc.ServerServiceDefinition;
 import io.grpc.netty.NettyServerBuilder;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gRPC server on the CRI unix socket: Netty epoll for I/O, one virtual thread per call because
- * handlers block on backends.
+ * The gRPC server on the CRI unix socket, on event loops it is given (the same ones the backend
+ * channels use). Methods whose handlers never block run right on the event loop that read them, so
+ * a forwarded call is answered without changing threads; every other call gets a virtual thread.
  */
 public final class CriServer implements AutoCloseable {
 
-  /** The kubelet's own limit for CRI messages. */
-  static final int MAX_INBOUND_MESSAGE_BYTES = 16 * 1024 * 1024;
   private static final Duration FORCED_STOP_WAIT = Duration.ofSeconds(2);
 
   private final Server server;
   private final SocketFile socket;
-  private final EventLoopGroup eventLoops;
   private final ExecutorService calls;
   private final Duration grace;
 
-  private CriServer(Server server, SocketFile socket, EventLoopGroup eventLoops, ExecutorService calls, Duration grace) {
+  private CriServer(Server server, SocketFile socket, ExecutorService calls, Duration grace) {
     this.server = server;
     this.socket = socket;
-    this.eventLoops = eventLoops;
     this.calls = calls;
     this.grace = grace;
   }
@@ -45,25 +46,33 @@ public final class CriServer implements AutoCloseable {
    *
    * @param socket a path made ready by {@link SocketFile#prepare}
    * @param grace how long {@link #close()} lets in-flight calls finish
+   * @param eventLoops the I/O threads, owned by the caller and closed after this server
+   * @param nonBlocking full names of the methods whose handlers never block
    */
-  public static CriServer start(SocketFile socket, List<ServerServiceDefinition> services, Duration grace) {
-    EventLoopGroup eventLoops = new MultiThreadIoEventLoopGroup(EpollIoHandler.newFactory());
+  public static CriServer start(SocketFile socket, List<ServerServiceDefinition> services, Duration grace,
+      EventLoopGroup eventLoops, Set<String> nonBlocking) {
     ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.bindPath().toString()))
         .channelType(EpollServerDomainSocketChannel.class)
         .bossEventLoopGroup(eventLoops)
         .workerEventLoopGroup(eventLoops)
-        .executor(calls)
-        .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES);
+        .directExecutor()
+        // null keeps the direct executor: the handler runs on the event loop that read the call.
+        .callExecutor(new ServerCallExecutorSupplier() {
+          @Override
+          public <Q, R> Executor getExecutor(ServerCall<Q, R> call, Metadata headers) {
+            return nonBlocking.contains(call.getMethodDescriptor().getFullMethodName()) ? null : calls;
+          }
+        })
+        .maxInboundMessageSize(UnixSocketChannel.MAX_INBOUND_MESSAGE_BYTES);
     services.forEach(builder::addService);
     Server server = builder.build();
     try {
       server.start();
       socket.publish();
-      return new CriServer(server, socket, eventLoops, calls, grace);
+      return new CriServer(server, socket, calls, grace);
     } catch (IOException | RuntimeException e) {
       server.shutdownNow();
-      eventLoops.shutdownGracefully(0, 0, TimeUnit.SECONDS);
       calls.shutdownNow();
       socket.close();
       throw e instanceof IOException io ? new UncheckedIOException("cannot serve on " + socket.path(), io) : (RuntimeException) e;
@@ -84,7 +93,6 @@ public final class CriServer implements AutoCloseable {
       Thread.currentThread().interrupt();
     } finally {
       calls.shutdownNow();
-      eventLoops.shutdownGracefully(0, FORCED_STOP_WAIT.toSeconds(), TimeUnit.SECONDS).syncUninterruptibly();
       socket.close();
     }
   }

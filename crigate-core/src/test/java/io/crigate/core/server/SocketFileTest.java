@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.transport.EventLoops;
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
@@ -14,6 +16,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,11 +27,18 @@ class SocketFileTest {
   @TempDir
   Path dir;
 
+  private final EventLoopGroup eventLoops = EventLoops.epoll(1, "test-io");
+
+  @AfterEach
+  void stopLoops() {
+    EventLoops.shutdown(eventLoops, 1);
+  }
+
   @Test
   void servedSocketHasMode0660AndAnswers() throws IOException {
     Path path = dir.resolve("run/crigate.sock");
 
-    try (CriServer server = CriServer.start(SocketFile.prepare(path), List.of(), Duration.ofSeconds(1))) {
+    try (CriServer server = CriServer.start(SocketFile.prepare(path), List.of(), Duration.ofSeconds(1), eventLoops, Set.of())) {
       assertThat(Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS)).isEqualTo(SocketFile.SOCKET_MODE);
       assertThat(connects(path)).isTrue();
       // the private bind directory is gone once the socket is published
@@ -48,7 +59,7 @@ class SocketFileTest {
     assertThat(path).exists();
     assertThat(connects(path)).isFalse();
 
-    try (CriServer server = CriServer.start(SocketFile.prepare(path), List.of(), Duration.ofSeconds(1))) {
+    try (CriServer server = CriServer.start(SocketFile.prepare(path), List.of(), Duration.ofSeconds(1), eventLoops, Set.of())) {
       assertThat(connects(path)).isTrue();
     }
   }
