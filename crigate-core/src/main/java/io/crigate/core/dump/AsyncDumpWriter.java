@@ -71,16 +71,19 @@ final class AsyncDumpWriter implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
-      } catch (IOException e) {
-        log.warn("message dump: flush failed: {}", e.toString());
+      } catch (IOException | RuntimeException | Error e) {
+        // The writer must outlive any one batch: a dead dump thread would silently stop the dump.
+        batch.clear();
+        log.warn("message dump: writing failed: {}", e.toString());
       }
     }
   }
 
+  /** Any failure of one call (even a StackOverflowError in redaction) drops that call only, counted. */
   private void write(DumpedCall call) {
     try {
       out.write(encoder.encode(call));
-    } catch (IOException | RuntimeException e) {
+    } catch (IOException | RuntimeException | Error e) {
       dropped.incrementAndGet();
       log.warn("message dump: cannot write {}: {}", call.method(), e.toString());
     }

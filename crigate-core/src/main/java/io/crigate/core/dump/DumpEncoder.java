@@ -45,7 +45,7 @@ final class DumpEncoder {
     node.put("latencyMs", call.latencyNanos() / NANOS_PER_MILLI);
     node.put("code", call.status().getCode().name());
     if (call.status().getDescription() != null) {
-      node.put("error", call.status().getDescription());
+      node.put("error", redactor.redactText(call.status().getDescription()));
     }
     ObjectNode ids = idsOf(call);
     if (!ids.isEmpty()) {

@@ -9,7 +9,6 @@ import io.crigate.api.cri.v1.KeyValue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -17,37 +16,50 @@ import java.util.regex.Pattern;
  * result is always a new message (or the same one when nothing needed hiding) and the message that
  * is forwarded to the backend keeps its secrets.
  *
- * <p>Walks the whole message tree, so a secret is hidden wherever it appears:
+ * <p>Walks the whole message tree and redacts by structure, so a secret is hidden wherever it
+ * appears:
  * <ul>
  *   <li>every field of every {@code AuthConfig} (registry credentials);
- *   <li>the value of every {@code KeyValue} (container environment) whose key matches the pattern;
- *   <li>{@code NAME=value} pairs inside verbose {@code info} maps (status responses embed the OCI
- *       spec, environment included) whose name matches the pattern.
+ *   <li>the value of every {@code KeyValue} (container environment) whose key looks secret;
+ *   <li>the value of every map entry (annotations, labels, verbose {@code info}) whose key looks
+ *       secret; other values that are JSON (verbose info embeds the OCI spec and containerd's
+ *       {@code config.envs}) are parsed and walked ({@link SecretText});
+ *   <li>in repeated strings (command, args, exec {@code cmd}): {@code NAME=value},
+ *       {@code --flag=value} and {@code --flag value} with a secret-looking name;
+ *   <li>the same words in every other string;
+ *   <li>bytes fields other than environment values (ExecSync's stdout and stderr) entirely: a
+ *       command's output can hold anything, so the dump keeps only its length.
  * </ul>
+ * "Looks secret" is the configured pattern, found anywhere in the name.
  */
 final class SecretRedactor {
 
   static final String REDACTED = "<redacted>";
 
-  /** An environment entry as the OCI spec writes it inside JSON: {@code "NAME=value"}. */
-  private static final Pattern ENV_IN_JSON = Pattern.compile("\"([A-Za-z_][A-Za-z0-9_.]*)=((?:[^\"\\\\]|\\\\.)*)\"");
+  private final Pattern names;
+  private final SecretText text;
 
-  private final Pattern envKey;
+  SecretRedactor(Pattern names) {
+    this.names = names;
+    this.text = new SecretText(name -> names.matcher(name).find());
+  }
 
-  SecretRedactor(Pattern envKey) {
-    this.envKey = envKey;
+  /** For text outside messages: a call's error description. */
+  String redactText(String value) {
+    return text.text(value);
   }
 
   Message redact(Message message) {
+    if (message.getDescriptorForType() == AuthConfig.getDescriptor()) {
+      return redactAuth(message);
+    }
+    if (message instanceof KeyValue env) {
+      return redactEnv(env);
+    }
     Message.Builder copy = null;
     for (Map.Entry<FieldDescriptor, Object> entry : message.getAllFields().entrySet()) {
       FieldDescriptor field = entry.getKey();
-      if (field.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
-        continue;
-      }
-      Object redacted = field.isRepeated()
-          ? redactEach(field, (List<?>) entry.getValue())
-          : redactValue(field, (Message) entry.getValue());
+      Object redacted = redactField(field, entry.getValue());
       if (redacted != entry.getValue()) {
         copy = copy == null ? message.toBuilder() : copy;
         copy.setField(field, redacted);
@@ -56,11 +68,21 @@ final class SecretRedactor {
     return copy == null ? message : copy.build();
   }
 
-  private List<?> redactEach(FieldDescriptor field, List<?> values) {
-    List<Object> copy = null;
+  @SuppressWarnings("unchecked")
+  private Object redactField(FieldDescriptor field, Object value) {
+    return switch (field.getJavaType()) {
+      case MESSAGE -> field.isRepeated() ? redactEach((List<Message>) value) : redact((Message) value);
+      case STRING -> field.isRepeated() ? text.argv((List<String>) value) : same(value, text.jsonOrText((String) value));
+      case BYTE_STRING -> field.isRepeated() ? value : hideBytes((ByteString) value);
+      default -> value;
+    };
+  }
+
+  private List<Message> redactEach(List<Message> values) {
+    List<Message> copy = null;
     for (int i = 0; i < values.size(); i++) {
-      Message value = (Message) values.get(i);
-      Message redacted = redactValue(field, value);
+      Message value = values.get(i);
+      Message redacted = isMapEntry(value) ? redactMapEntry(value) : redact(value);
       if (redacted != value) {
         copy = copy == null ? new ArrayList<>(values) : copy;
         copy.set(i, redacted);
@@ -69,18 +91,35 @@ final class SecretRedactor {
     return copy == null ? values : copy;
   }
 
-  private Message redactValue(FieldDescriptor field, Message value) {
-    Descriptor type = value.getDescriptorForType();
-    if (type == AuthConfig.getDescriptor()) {
-      return redactAuth(value);
+  private static boolean isMapEntry(Message value) {
+    return value.getDescriptorForType().getOptions().getMapEntry();
+  }
+
+  private Message redactMapEntry(Message entry) {
+    Descriptor type = entry.getDescriptorForType();
+    FieldDescriptor keyField = type.findFieldByName("key");
+    FieldDescriptor valueField = type.findFieldByName("value");
+    if (valueField.getJavaType() == FieldDescriptor.JavaType.MESSAGE) {
+      Message value = (Message) entry.getField(valueField);
+      Message redacted = redact(value);
+      return redacted == value ? entry : entry.toBuilder().setField(valueField, redacted).build();
     }
-    if (type == KeyValue.getDescriptor()) {
-      return redactEnv((KeyValue) value);
+    if (valueField.getJavaType() != FieldDescriptor.JavaType.STRING) {
+      return entry;
     }
-    if (type.getOptions().getMapEntry() && field.getName().equals("info")) {
-      return redactInfoEntry(value);
-    }
-    return redact(value);
+    String value = (String) entry.getField(valueField);
+    Object key = entry.getField(keyField);
+    String redacted = key instanceof String name && names.matcher(name).find() && !value.isEmpty()
+        ? REDACTED : text.jsonOrText(value);
+    return redacted.equals(value) ? entry : entry.toBuilder().setField(valueField, redacted).build();
+  }
+
+  private static Object same(Object original, String redacted) {
+    return redacted.equals(original) ? original : redacted;
+  }
+
+  private static Object hideBytes(ByteString value) {
+    return value.isEmpty() ? value : ByteString.copyFromUtf8("<redacted: %d bytes>".formatted(value.size()));
   }
 
   private static Message redactAuth(Message auth) {
@@ -90,27 +129,9 @@ final class SecretRedactor {
   }
 
   private KeyValue redactEnv(KeyValue env) {
-    if (!envKey.matcher(env.getKey()).find()) {
+    if (!names.matcher(env.getKey()).find()) {
       return env;
     }
     return env.toBuilder().setValue(ByteString.copyFromUtf8(REDACTED)).build();
-  }
-
-  private Message redactInfoEntry(Message entry) {
-    FieldDescriptor valueField = entry.getDescriptorForType().findFieldByName("value");
-    String text = (String) entry.getField(valueField);
-    String redacted = redactEnvPairs(text);
-    return redacted.equals(text) ? entry : entry.toBuilder().setField(valueField, redacted).build();
-  }
-
-  String redactEnvPairs(String text) {
-    Matcher m = ENV_IN_JSON.matcher(text);
-    StringBuilder out = new StringBuilder(text.length());
-    while (m.find()) {
-      String replacement = envKey.matcher(m.group(1)).find() ? "\"" + m.group(1) + "=" + REDACTED + "\"" : m.group();
-      m.appendReplacement(out, Matcher.quoteReplacement(replacement));
-    }
-    m.appendTail(out);
-    return out.toString();
   }
 }
