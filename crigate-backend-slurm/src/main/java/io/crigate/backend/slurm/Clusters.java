@@ -2,9 +2,12 @@ package io.crigate.backend.slurm;
 
 import io.crigate.spi.CrigateException;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -16,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * jobs of a login are submitted, polled ({@code squeue --me}) and cancelled as that user.
  *
  * <p>Logins are kept in the durable store with the password sealed, so a restarted crigate can
- * still follow and stop their jobs.
+ * still follow and stop their jobs. A login is forgotten when its last container is removed; which
+ * containers use a login is kept here, under the same lock as admitting one, so a removal can never
+ * forget a login that a container being created has just been admitted with.
  */
 final class Clusters implements AutoCloseable {
 
@@ -36,13 +41,19 @@ final class Clusters implements AutoCloseable {
   private final Cluster configured;
   private final Map<String, ClusterLogin> logins = new ConcurrentHashMap<>();
   private final Map<String, Cluster> open = new ConcurrentHashMap<>();
+  /** Guards admitting and releasing; not a monitor, since admitting runs squeue over SSH under it. */
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Login key to the ids of the containers admitted with it; guarded by {@link #lock}. */
+  private final Map<String, Set<String>> users = new HashMap<>();
 
   /**
-   * @param loginsInUse the login keys stored containers name; any other stored login is what a crash
-   *     between storing a login and storing its first container left behind, and is dropped
+   * @param containersByLogin the ids of stored containers by the login key they name; any other
+   *     stored login is what a crash between storing a login and storing its first container left
+   *     behind, and is dropped
    */
   Clusters(SlurmClient configuredClient, Function<ClusterLogin, SlurmClient> connect, RecordStore records,
-      LoginVault vault, Set<String> loginsInUse, Duration pollInterval, BiConsumer<String, JobState> onSettled) {
+      LoginVault vault, Map<String, Set<String>> containersByLogin, Duration pollInterval,
+      BiConsumer<String, JobState> onSettled) {
     this.connect = connect;
     this.records = records;
     this.vault = vault;
@@ -50,8 +61,9 @@ final class Clusters implements AutoCloseable {
     this.onSettled = onSettled;
     this.configured = start(CONFIGURED, configuredClient);
     records.logins().values().forEach(stored -> {
-      if (loginsInUse.contains(stored.key())) {
+      if (containersByLogin.containsKey(stored.key())) {
         remember(stored);
+        users.put(stored.key(), new HashSet<>(containersByLogin.get(stored.key())));
       } else {
         records.removeLogin(stored.key());
       }
@@ -93,15 +105,23 @@ final class Clusters implements AutoCloseable {
   }
 
   /**
-   * Admits a login a container brings: a login seen before with the same password is reused; a new
-   * one, or a new password, must first run one squeue, so a wrong password fails CreateContainer
-   * (PERMISSION_DENIED) instead of every later call.
+   * Admits a login a container brings and records that the container uses it: a login seen before
+   * with the same password is reused; a new one, or a new password, must first run one squeue, so a
+   * wrong password fails CreateContainer (PERMISSION_DENIED) instead of every later call.
    */
-  synchronized Cluster admit(ClusterLogin login) {
-    String key = login.key();
-    if (login.equals(logins.get(key))) {
-      return of(key);
+  Cluster admit(ClusterLogin login, String containerId) {
+    lock.lock();
+    try {
+      Cluster cluster = login.equals(logins.get(login.key())) ? of(login.key()) : connectFresh(login);
+      users.computeIfAbsent(login.key(), key -> new HashSet<>()).add(containerId);
+      return cluster;
+    } finally {
+      lock.unlock();
     }
+  }
+
+  private Cluster connectFresh(ClusterLogin login) {
+    String key = login.key();
     SlurmClient client = connect.apply(login);
     try {
       client.queue(Set.of());
@@ -120,14 +140,31 @@ final class Clusters implements AutoCloseable {
     return fresh;
   }
 
-  /** Forgets a login no container uses any more: its connection, poller and stored password. */
-  synchronized void release(String loginKey) {
-    Cluster cluster = open.remove(loginKey);
-    if (cluster != null) {
-      close(cluster);
+  /**
+   * The container no longer uses the login (removed, or its creation failed); when no container
+   * does, the login is forgotten: its connection, poller and stored password.
+   */
+  void release(String loginKey, String containerId) {
+    lock.lock();
+    try {
+      Set<String> ids = users.get(loginKey);
+      if (ids != null) {
+        ids.remove(containerId);
+        if (!ids.isEmpty()) {
+          return;
+        }
+      }
+      users.remove(loginKey);
+      // logins first: a concurrent of() then fails instead of opening a cluster nobody closes
+      logins.remove(loginKey);
+      Cluster cluster = open.remove(loginKey);
+      if (cluster != null) {
+        close(cluster);
+      }
+      records.removeLogin(loginKey);
+    } finally {
+      lock.unlock();
     }
-    logins.remove(loginKey);
-    records.removeLogin(loginKey);
   }
 
   private static void close(Cluster cluster) {

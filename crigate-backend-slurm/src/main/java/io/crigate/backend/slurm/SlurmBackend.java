@@ -84,9 +84,10 @@ final class SlurmBackend implements Backend {
     this.images = new ImageCatalog(runner, configured, records, dirs.images(), clock);
     sandboxes.putAll(records.sandboxes());
     containers.putAll(records.containers());
-    Set<String> loginsInUse = containers.values().stream().map(Records.Container::login).filter(Objects::nonNull)
-        .collect(Collectors.toSet());
-    this.clusters = new Clusters(configured, connect, records, vault, loginsInUse, settings.pollInterval(),
+    Map<String, Set<String>> containersByLogin = containers.values().stream().filter(c -> c.login() != null)
+        .collect(Collectors.groupingBy(Records.Container::login,
+            Collectors.mapping(Records.Container::id, Collectors.toSet())));
+    this.clusters = new Clusters(configured, connect, records, vault, containersByLogin, settings.pollInterval(),
         this::settled);
     containers.values().forEach(this::resume);
     if (!unreconciled.isEmpty()) {
@@ -261,7 +262,7 @@ final class SlurmBackend implements Backend {
     Path dir = dirs.container(sandbox.id(), id);
     // Planning validates everything the pod supplied before anything is written.
     JobSpec spec = jobSpec(sandbox, config, id);
-    Optional<ClusterLogin> login = admitLogin(config);
+    Optional<ClusterLogin> login = admitLogin(config, id);
     Records.Container container = new Records.Container(id, sandbox.id(),
         sealedEnv.seal(withoutPassword(config), id).toByteArray(),
         nowNanos(), 0, false, 0, false, null, login.map(ClusterLogin::key).orElse(null));
@@ -276,6 +277,7 @@ final class SlurmBackend implements Backend {
     } catch (RuntimeException e) {
       // nothing half-made stays behind: the kubelet retries CreateContainer with a fresh id
       SandboxDirectory.delete(dir);
+      login.ifPresent(l -> clusters.release(l.key(), id));
       throw e;
     }
     containers.put(id, container);
@@ -292,7 +294,7 @@ final class SlurmBackend implements Backend {
   }
 
   /** The container's own cluster login, checked and connected, or empty for the configured cluster. */
-  private Optional<ClusterLogin> admitLogin(ContainerConfig config) {
+  private Optional<ClusterLogin> admitLogin(ContainerConfig config, String id) {
     String container = config.getMetadata().getName();
     Optional<ClusterLogin> login = ClusterLogin.fromEnv(config, container);
     login.ifPresent(l -> {
@@ -302,7 +304,7 @@ final class SlurmBackend implements Backend {
             + "variables").formatted(container, ClusterLogin.VARIABLES, name));
       }
       loginHosts.check(l, container);
-      clusters.admit(l);
+      clusters.admit(l, id);
     });
     return login;
   }
@@ -499,9 +501,8 @@ final class SlurmBackend implements Backend {
     saves.remove(id);
     containers.remove(id);
     locks.forget(id);
-    String login = container.login();
-    if (login != null && containers.values().stream().noneMatch(c -> login.equals(c.login()))) {
-      clusters.release(login);
+    if (container.login() != null) {
+      clusters.release(container.login(), id);
     }
   }
 

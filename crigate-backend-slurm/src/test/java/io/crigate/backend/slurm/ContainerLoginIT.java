@@ -14,11 +14,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.sshd.common.util.io.PathUtils;
 import org.junit.jupiter.api.AfterEach;
@@ -43,11 +50,15 @@ class ContainerLoginIT {
   }
 
   private SlurmBackend backend(Path state, boolean loginsAllowed) {
+    return backend(state, loginsAllowed, Clock.systemUTC());
+  }
+
+  private SlurmBackend backend(Path state, boolean loginsAllowed, Clock clock) {
     ObjectNode settings = settings(Transport.LOCAL);
     if (loginsAllowed) {
       settings.putObject("containerLogins").put("knownHostsFile", env("CRIGATE_SSH_KNOWN_HOSTS"));
     }
-    SlurmBackend backend = SlurmCluster.backend(settings, state);
+    SlurmBackend backend = SlurmCluster.backend(settings, state, clock);
     backends.add(backend);
     return backend;
   }
@@ -174,6 +185,76 @@ class ContainerLoginIT {
     noUser.remove("CLUSTER_USERNAME");
     assertThatThrownBy(() -> createIn(open, other, container("main", List.of("true"), noUser)))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("CLUSTER_USERNAME");
+  }
+
+  /**
+   * Holds the thread it is armed for at that thread's next reading of the time. CreateContainer
+   * first reads the time right after admitting the login, before the container is stored, which is
+   * where a concurrent removal of the login's last container used to forget the login.
+   */
+  private static final class GateClock extends Clock {
+    final CountDownLatch reached = new CountDownLatch(1);
+    final CountDownLatch go = new CountDownLatch(1);
+    private volatile Thread armed;
+
+    void armForThisThread() {
+      armed = Thread.currentThread();
+    }
+
+    @Override
+    public Instant instant() {
+      if (Thread.currentThread() == armed) {
+        armed = null;
+        reached.countDown();
+        try {
+          go.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      return Instant.now();
+    }
+
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+  }
+
+  /** Issue 16 item 10: removing a login's last container while a new one is admitted with it. */
+  @Test
+  void removingALoginsLastContainerNeverForgetsTheLoginANewContainerWasJustAdmittedWith() throws Exception {
+    Path state = tmp.resolve("state");
+    GateClock clock = new GateClock();
+    SlurmBackend backend = backend(state, true, clock);
+    String sandbox = backend.runPodSandbox(RunPodSandboxRequest.newBuilder()
+        .setConfig(pod("login-race", tmp.resolve("logs"), Map.of())).build()).getPodSandboxId();
+    String old = createIn(backend, sandbox, container("old", List.of("true"), login(password())));
+
+    CompletableFuture<String> fresh = CompletableFuture.supplyAsync(() -> {
+      clock.armForThisThread();
+      try {
+        return createIn(backend, sandbox, container("new", List.of("/bin/sh", "-c", "echo after-race"),
+            login(password())));
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }, task -> Thread.ofPlatform().name("create-new").start(task));
+    assertThat(clock.reached.await(30, TimeUnit.SECONDS)).as("CreateContainer admitted the login").isTrue();
+    backend.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(old).build());
+    clock.go.countDown();
+    String id = fresh.get(30, TimeUnit.SECONDS);
+
+    assertThat(new RecordStore(new FileDurableStore(state.resolve("store"))).logins()).hasSize(1);
+    start(backend, id);
+    assertThat(awaitExited(backend, id).getReason()).isEqualTo("Completed");
+    backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(sandbox).build());
+    assertThat(new RecordStore(new FileDurableStore(state.resolve("store"))).logins()).isEmpty();
   }
 
   private ContainerStatus awaitExited(SlurmBackend backend, String id) {

@@ -57,9 +57,12 @@ final class SlurmCluster {
   private static final EventLoopGroup IO = EventLoops.epoll(1, "slurm-it-io");
 
   static SlurmBackend backend(ObjectNode settings, Path state) {
+    return backend(settings, state, Clock.systemUTC());
+  }
+
+  static SlurmBackend backend(ObjectNode settings, Path state, Clock clock) {
     return (SlurmBackend) new SlurmBackendFactory().create(
-        new InitContext("slurm-it", settings, state, new FileDurableStore(state.resolve("store")), Clock.systemUTC(),
-            IO));
+        new InitContext("slurm-it", settings, state, new FileDurableStore(state.resolve("store")), clock, IO));
   }
 
   static PodSandboxConfig pod(String name, Path logDir, Map<String, String> annotations) {
