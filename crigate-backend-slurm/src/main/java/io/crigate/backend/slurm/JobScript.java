@@ -22,8 +22,17 @@ final class JobScript {
     for (String fragment : plan.preRun()) {
       script.append(fragment).append('\n');
     }
-    script.append("cd ").append(ShellQuote.quote(plan.workingDir())).append(" || exit 127\n");
-    script.append("exec ").append(ShellQuote.join(plan.command())).append('\n');
+    // "--": a working dir or a command starting with "-" is a name, not an option of cd or exec.
+    script.append("cd -- ").append(ShellQuote.quote(directory(plan.workingDir()))).append(" || exit 127\n");
+    script.append("exec -- ").append(ShellQuote.join(plan.command())).append('\n');
     return script.toString();
+  }
+
+  /**
+   * A relative dir as "./dir": bash's cd reads an operand "-" as $OLDPWD even after "--", and looks
+   * relative names up in $CDPATH, which the pod's environment sets.
+   */
+  private static String directory(String dir) {
+    return dir.startsWith("/") ? dir : "./" + dir;
   }
 }

@@ -447,7 +447,9 @@ final class SlurmBackend implements Backend {
   private boolean awaitFinish(Records.Container container, Duration limit) {
     String id = container.id();
     JobPoller poller = cluster(container).poller();
-    Instant deadline = clock.instant().plus(limit);
+    Instant now = clock.instant();
+    // A StopContainer timeout may be any int64 of seconds: beyond the clock's range it means "never".
+    Instant deadline = limit.compareTo(Duration.between(now, Instant.MAX)) >= 0 ? Instant.MAX : now.plus(limit);
     while (!ended(id)) {
       if (!clock.instant().isBefore(deadline)) {
         return false;

@@ -6,11 +6,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.crigate.spi.CrigateException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -56,8 +60,12 @@ record SlurmSettings(
     }
   }
 
-  /** slurmrestd with JWT auth. {@code tokenFile} is re-read on every 401 so tokens can rotate. */
-  record Rest(String url, String apiVersion, String user, String token, String tokenFile) {
+  /**
+   * slurmrestd with JWT auth. {@code tokenFile} is re-read on every 401 so tokens can rotate.
+   * {@code allowInsecureHttp} must be set to send the token over plain {@code http://} to a host
+   * other than loopback.
+   */
+  record Rest(String url, String apiVersion, String user, String token, String tokenFile, Boolean allowInsecureHttp) {
     String version() {
       return apiVersion == null ? "v0.0.38" : apiVersion;
     }
@@ -120,7 +128,7 @@ record SlurmSettings(
         if (rest == null || rest.url() == null || rest.user() == null || (rest.token() == null && rest.tokenFile() == null)) {
           throw invalid(backend, "transport rest needs rest.url, rest.user and rest.token or rest.tokenFile");
         }
-        URI.create(rest.url());
+        checkRestUrl(backend, rest);
       }
       default -> throw invalid(backend, "transport '%s' is not one of local, ssh, rest".formatted(transport));
     }
@@ -134,6 +142,40 @@ record SlurmSettings(
     }
     if (pollIntervalMillis != null && pollIntervalMillis <= 0) {
       throw invalid(backend, "pollIntervalMillis must be positive");
+    }
+  }
+
+  /** The JWT travels in a header: in clear over http://, which only loopback keeps on this machine. */
+  private static void checkRestUrl(String backend, Rest rest) {
+    URI url;
+    try {
+      url = new URI(rest.url());
+    } catch (URISyntaxException e) {
+      throw invalid(backend, "rest.url '%s' is not a URL: %s".formatted(rest.url(), e.getReason()));
+    }
+    String scheme = String.valueOf(url.getScheme()).toLowerCase(Locale.ROOT);
+    if (!scheme.equals("http") && !scheme.equals("https") || url.getHost() == null) {
+      throw invalid(backend, "rest.url '%s' must be http(s)://host:port".formatted(rest.url()));
+    }
+    if (scheme.equals("http") && !isLoopback(url.getHost()) && !Boolean.TRUE.equals(rest.allowInsecureHttp())) {
+      throw invalid(backend, ("rest.url %s would send the slurmrestd token in clear to a host other than loopback: "
+          + "use https://, or set rest.allowInsecureHttp: true if the network is trusted").formatted(rest.url()));
+    }
+  }
+
+  /** Only literal loopback addresses and "localhost" count; any other name could be pointed elsewhere. */
+  private static boolean isLoopback(String host) {
+    if (host.equalsIgnoreCase("localhost")) {
+      return true;
+    }
+    boolean literal = host.startsWith("[") || host.chars().allMatch(c -> Character.isDigit(c) || c == '.');
+    if (!literal) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(host.replace("[", "").replace("]", "")).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
     }
   }
 

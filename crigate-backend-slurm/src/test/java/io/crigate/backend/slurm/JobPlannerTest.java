@@ -147,7 +147,7 @@ class JobPlannerTest {
   @Test
   void settingsNeverPrintSecrets() {
     SlurmSettings settings = SlurmSettings.parse("t", new ObjectMapper().valueToTree(Map.of("workDir", "/w",
-        "transport", "rest", "rest", Map.of("url", "http://h:1", "user", "u", "token", "tok-secret"))));
+        "transport", "rest", "rest", Map.of("url", "https://h:1", "user", "u", "token", "tok-secret"))));
 
     assertThat(settings.toString()).doesNotContain("tok-secret");
     assertThat(settings.rest().toString()).doesNotContain("tok-secret");

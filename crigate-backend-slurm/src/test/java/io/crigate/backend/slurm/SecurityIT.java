@@ -139,4 +139,17 @@ class SecurityIT {
     assertThat(small.getStderr().isEmpty()).isTrue();
     assertThat(status(backend, ids[1]).getState()).isEqualTo(ContainerState.CONTAINER_RUNNING);
   }
+
+  /** Item 12: StopContainer's timeout is any int64; one beyond the clock's range used to give INTERNAL. */
+  @Test
+  void aStopWithTheLargestTimeoutStopsTheJobOnItsTerm() {
+    SlurmBackend backend = backend(tmp.resolve("state"));
+    String[] ids = createAndRemoveLater(backend, "huge-stop", container("main", List.of("sleep", "300"), Map.of()));
+    start(backend, ids[1]);
+    await().atMost(JOB_TIMEOUT).until(() -> status(backend, ids[1]).getMessage().contains(" RUNNING"));
+
+    backend.stopContainer(StopContainerRequest.newBuilder().setContainerId(ids[1]).setTimeout(Long.MAX_VALUE).build());
+
+    assertThat(status(backend, ids[1]).getState()).isEqualTo(ContainerState.CONTAINER_EXITED);
+  }
 }

@@ -1,0 +1,49 @@
+package io.crigate.backend.slurm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.crigate.spi.CrigateException;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class SlurmSettingsTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static ObjectNode rest(String url) {
+    ObjectNode settings = JSON.createObjectNode().put("workDir", "/shared").put("transport", "rest");
+    settings.putObject("rest").put("url", url).put("user", "crigate").put("token", "jwt-secret");
+    return settings;
+  }
+
+  /** Issue 16 item 12: the JWT is a header, so plain http carries it in clear. */
+  @ParameterizedTest
+  @ValueSource(strings = {"http://10.0.0.7:6820", "http://slurmrestd:6820", "http://127.0.0.1.example.org:6820"})
+  void plainHttpToAnotherHostIsRefusedUnlessAllowed(String url) {
+    assertThatThrownBy(() -> SlurmSettings.parse("hpc", rest(url)))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining(url).hasMessageContaining("rest.allowInsecureHttp").hasMessageNotContaining("jwt-secret");
+
+    ObjectNode allowed = rest(url);
+    ((ObjectNode) allowed.get("rest")).put("allowInsecureHttp", true);
+    assertThat(SlurmSettings.parse("hpc", allowed).rest().url()).isEqualTo(url);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"http://127.0.0.1:6820", "http://localhost:6820", "http://[::1]:6820",
+      "https://slurmrestd.example.org:6820"})
+  void loopbackAndHttpsNeedNoOptIn(String url) {
+    assertThat(SlurmSettings.parse("hpc", rest(url)).rest().url()).isEqualTo(url);
+  }
+
+  @ParameterizedTest
+  @CsvSource({"ftp://h:1, must be http(s)", "http//nohost, must be http(s)", "http://h:1/a b, is not a URL"})
+  void aUrlThatIsNotHttpIsRefusedWithTheReason(String url, String reason) {
+    assertThatThrownBy(() -> SlurmSettings.parse("hpc", rest(url)))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("rest.url").hasMessageContaining(reason);
+  }
+}
