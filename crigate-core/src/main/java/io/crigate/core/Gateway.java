@@ -83,7 +83,7 @@ public final class Gateway implements AutoCloseable {
     long startNanos = System.nanoTime();
     Deque<AutoCloseable> running = new ArrayDeque<>();
     try {
-      SocketFile socket = SocketFile.prepare(config.socket());
+      SocketFile socket = SocketFile.prepare(config.socket(), config.socketGroup());
       running.push(socket);
       running.push(StateDirLock.acquire(config.stateDir()));
       // One I/O thread for the server and every backend channel: a forwarded call then never
@@ -114,7 +114,8 @@ public final class Gateway implements AutoCloseable {
       List<ServerServiceDefinition> services = router.services().stream()
           .map(service -> ServerInterceptors.intercept(service, interceptors))
           .toList();
-      running.push(CriServer.start(socket, services, SHUTDOWN_GRACE, eventLoops, CriRouter.nonBlockingMethods()));
+      running.push(CriServer.start(socket, services, SHUTDOWN_GRACE, eventLoops, CriRouter.nonBlockingMethods(),
+          config.maxCallsPerConnection()));
       router.startHealthProbes();
       logServing(config, Duration.ofNanos(System.nanoTime() - startNanos));
       return new Gateway(running, config.socket());

@@ -6,11 +6,15 @@ import static org.awaitility.Awaitility.await;
 import io.crigate.api.cri.v1.*;
 import io.grpc.Context;
 import io.grpc.Deadline;
+import io.grpc.Status;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
 import io.grpc.stub.StreamObserver;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -119,6 +123,51 @@ class RuntimeInfoAndEventsTest {
 
     subscription.cancel(null);
     await().until(() -> crigate.alpha.subscribers() == 0 && crigate.beta.subscribers() == 0);
+  }
+
+  /** Issue 16 item 12: events wait for a caller that is not ready, and one that never reads is cut off. */
+  @Test
+  void containerEventsWaitForTheCallersReadinessAndASilentCallerIsCutOff() {
+    List<String> received = new CopyOnWriteArrayList<>();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    AtomicReference<ClientCallStreamObserver<GetEventsRequest>> call = new AtomicReference<>();
+    crigate.asyncRuntime.getContainerEvents(GetEventsRequest.getDefaultInstance(),
+        new ClientResponseObserver<GetEventsRequest, ContainerEventResponse>() {
+          @Override
+          public void beforeStart(ClientCallStreamObserver<GetEventsRequest> requestStream) {
+            requestStream.disableAutoRequestWithInitial(0);
+            call.set(requestStream);
+          }
+
+          @Override
+          public void onNext(ContainerEventResponse event) {
+            received.add(event.getContainerId());
+          }
+
+          @Override
+          public void onError(Throwable t) {
+            failure.set(t);
+          }
+
+          @Override
+          public void onCompleted() {}
+        });
+    await().until(() -> crigate.alpha.subscribers() == 1 && crigate.beta.subscribers() == 1);
+
+    for (int i = 0; i < 10; i++) {
+      crigate.alpha.emit(ContainerEventResponse.newBuilder().setContainerId("e" + i).build());
+    }
+    call.get().request(10);
+    await().until(() -> received.size() == 10);
+    assertThat(received).containsExactly("e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7", "e8", "e9");
+
+    for (int i = 0; i <= ContainerEvents.MAX_BUFFERED; i++) {
+      crigate.beta.emit(ContainerEventResponse.newBuilder().setContainerId("unread").build());
+    }
+    await().until(() -> failure.get() != null);
+    assertThat(Status.fromThrowable(failure.get()).getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    await().until(() -> crigate.alpha.subscribers() == 0 && crigate.beta.subscribers() == 0);
+    assertThat(received).hasSize(10);
   }
 
   @Test

@@ -6,12 +6,15 @@ import java.util.List;
 final class ConfigKeys {
 
   static final String SOCKET = "socket";
+  static final String SOCKET_GROUP = "socketGroup";
+  static final String MAX_CALLS_PER_CONNECTION = "maxCallsPerConnection";
   static final String STATE_DIR = "stateDir";
   static final String LOG_LEVEL = "logLevel";
   static final String BACKENDS = "backends";
   static final String DUMP = "dump";
   static final String IMAGES = "images";
-  static final List<String> TOP_LEVEL = List.of(SOCKET, STATE_DIR, LOG_LEVEL, BACKENDS, DUMP, IMAGES);
+  static final List<String> TOP_LEVEL = List.of(SOCKET, SOCKET_GROUP, MAX_CALLS_PER_CONNECTION, STATE_DIR,
+      LOG_LEVEL, BACKENDS, DUMP, IMAGES);
 
   static final String NAME = "name";
   static final String TYPE = "type";

@@ -46,7 +46,9 @@ final class ConfigReader {
     if (!images.isMissingNode() && !images.isObject()) {
       throw invalid("'%s' must be a mapping".formatted(ConfigKeys.IMAGES));
     }
-    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images);
+    Optional<String> socketGroup = Optional.ofNullable(text(root, ConfigKeys.SOCKET_GROUP, null));
+    int maxCalls = positiveInt(root, ConfigKeys.MAX_CALLS_PER_CONNECTION, GatewayConfig.DEFAULT_MAX_CALLS_PER_CONNECTION);
+    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images, socketGroup, maxCalls);
   }
 
   private static Path socket(String text) {
@@ -192,6 +194,17 @@ final class ConfigReader {
       throw invalid("'%s' must be a non-empty string".formatted(key));
     }
     return value.asText().trim();
+  }
+
+  private static int positiveInt(JsonNode node, String key, int fallback) {
+    JsonNode value = node.path(key);
+    if (value.isMissingNode() || value.isNull()) {
+      return fallback;
+    }
+    if (!value.canConvertToInt() || !value.isIntegralNumber() || value.intValue() < 1) {
+      throw invalid("'%s' must be a positive whole number, not %s".formatted(key, value));
+    }
+    return value.intValue();
   }
 
   private static void rejectUnknown(ObjectNode node, List<String> known, String where) {

@@ -7,6 +7,7 @@ import io.crigate.core.dump.DumpSettings;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The whole configuration of one crigate, after file and flags are merged and checked.
@@ -18,13 +19,20 @@ import java.util.List;
  * @param logLevel the root log level (trace, debug, info, warn, error, off)
  * @param images the {@code images} section (layer annotations and inventory publication), read by
  *     the composition root; a missing node when the section is absent
+ * @param socketGroup the group the socket is given (its mode is 0660); empty keeps crigate's own
+ * @param maxCallsPerConnection how many calls one client connection may have open at once
  */
-public record GatewayConfig(
-    Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump, String logLevel, JsonNode images) {
+public record GatewayConfig(Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump,
+    String logLevel, JsonNode images, Optional<String> socketGroup, int maxCallsPerConnection) {
 
   public static final Path DEFAULT_SOCKET = Path.of("/run/crigate/crigate.sock");
   public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/crigate");
   public static final String DEFAULT_LOG_LEVEL = "info";
+  /**
+   * A kubelet keeps a few dozen calls open (event stream, exec and attach, one relist per pod
+   * worker); far more from one connection is a client gone wrong, not a node under load.
+   */
+  public static final int DEFAULT_MAX_CALLS_PER_CONNECTION = 1000;
 
   public GatewayConfig {
     backends = List.copyOf(backends);

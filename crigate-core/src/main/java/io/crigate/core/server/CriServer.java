@@ -48,9 +48,11 @@ public final class CriServer implements AutoCloseable {
    * @param grace how long {@link #close()} lets in-flight calls finish
    * @param eventLoops the I/O threads, owned by the caller and closed after this server
    * @param nonBlocking full names of the methods whose handlers never block
+   * @param maxCallsPerConnection the HTTP/2 stream limit each client connection is told; further
+   *     calls wait in the client until one ends
    */
   public static CriServer start(SocketFile socket, List<ServerServiceDefinition> services, Duration grace,
-      EventLoopGroup eventLoops, Set<String> nonBlocking) {
+      EventLoopGroup eventLoops, Set<String> nonBlocking, int maxCallsPerConnection) {
     ExecutorService calls = Executors.newVirtualThreadPerTaskExecutor();
     NettyServerBuilder builder = NettyServerBuilder.forAddress(new DomainSocketAddress(socket.bindPath().toString()))
         .channelType(EpollServerDomainSocketChannel.class)
@@ -64,7 +66,8 @@ public final class CriServer implements AutoCloseable {
             return nonBlocking.contains(call.getMethodDescriptor().getFullMethodName()) ? null : calls;
           }
         })
-        .maxInboundMessageSize(UnixSocketChannel.MAX_INBOUND_MESSAGE_BYTES);
+        .maxInboundMessageSize(UnixSocketChannel.MAX_INBOUND_MESSAGE_BYTES)
+        .maxConcurrentCallsPerConnection(maxCallsPerConnection);
     services.forEach(builder::addService);
     Server server = builder.build();
     try {

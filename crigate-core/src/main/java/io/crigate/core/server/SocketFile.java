@@ -12,16 +12,20 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.GroupPrincipal;
+import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipalNotFoundException;
 import java.util.Comparator;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
 /**
  * The path the CRI socket lives at. The socket is bound inside a private (0700) directory next to
- * the final path, given mode 0660 there, and only then renamed onto the final path, so there is no
- * moment at which anyone but the owner and group can connect.
+ * the final path, given its group and mode 0660 there, and only then renamed onto the final path, so
+ * there is no moment at which anyone but the owner and that group can connect.
  */
 public final class SocketFile implements AutoCloseable {
 
@@ -30,10 +34,17 @@ public final class SocketFile implements AutoCloseable {
 
   private final Path path;
   private final Path bindDir;
+  private final Optional<GroupPrincipal> group;
 
-  private SocketFile(Path path, Path bindDir) {
+  private SocketFile(Path path, Path bindDir, Optional<GroupPrincipal> group) {
     this.path = path;
     this.bindDir = bindDir;
+    this.group = group;
+  }
+
+  /** As {@link #prepare(Path, Optional)}, keeping crigate's own group. */
+  public static SocketFile prepare(Path path) {
+    return prepare(path, Optional.empty());
   }
 
   /**
@@ -41,16 +52,19 @@ public final class SocketFile implements AutoCloseable {
    * live one or a file that is not a socket, and creates the private bind directory. Called before
    * anything else starts, so a second crigate gives up before touching backends or state.
    *
+   * @param groupName the group given the socket ({@code socketGroup}), looked up now so a typo stops the start
    * @throws io.crigate.spi.CrigateException.FailedPrecondition when a live process serves on the path
+   * @throws io.crigate.spi.CrigateException.InvalidArgument when the group does not exist
    */
-  public static SocketFile prepare(Path path) {
+  public static SocketFile prepare(Path path, Optional<String> groupName) {
     try {
+      Optional<GroupPrincipal> group = groupName.isEmpty() ? Optional.empty() : Optional.of(group(path, groupName.get()));
       Files.createDirectories(path.getParent());
       removeIfStale(path);
       Path bindDir = path.resolveSibling(".crigate-bind." + ProcessHandle.current().pid());
       deleteRecursively(bindDir);
       Files.createDirectory(bindDir, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
-      return new SocketFile(path, bindDir);
+      return new SocketFile(path, bindDir, group);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot prepare socket " + path, e);
     }
@@ -61,9 +75,21 @@ public final class SocketFile implements AutoCloseable {
     return bindDir.resolve("s");
   }
 
-  /** Sets 0660 on the bound socket, then renames it onto the final path in one step. */
+  private static GroupPrincipal group(Path path, String name) throws IOException {
+    try {
+      return path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName(name);
+    } catch (UserPrincipalNotFoundException e) {
+      throw new CrigateException.InvalidArgument("socketGroup '%s' is not a group on this host".formatted(name));
+    }
+  }
+
+  /** Sets the group and 0660 on the bound socket, then renames it onto the final path in one step. */
   void publish() {
     try {
+      if (group.isPresent()) {
+        Files.getFileAttributeView(bindPath(), PosixFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+            .setGroup(group.get());
+      }
       Files.setPosixFilePermissions(bindPath(), SOCKET_MODE);
       Files.move(bindPath(), path, StandardCopyOption.ATOMIC_MOVE);
       Files.delete(bindDir);

@@ -193,6 +193,26 @@ class ConfigLoaderTest {
     assertThat(List.of(config.backends().get(0).toString())).noneMatch(s -> s.contains("secret-path"));
   }
 
+  /** Issue 16 item 12. */
+  @Test
+  void socketGroupAndCallsPerConnectionAreReadAndCheckedWithDefaults() throws IOException {
+    GatewayConfig defaults = ConfigLoader.load(flags(null, null, null, "default:" + CONTAINERD));
+    assertThat(defaults.socketGroup()).isEmpty();
+    assertThat(defaults.maxCallsPerConnection()).isEqualTo(GatewayConfig.DEFAULT_MAX_CALLS_PER_CONNECTION);
+
+    GatewayConfig set = ConfigLoader.load(flags(write("""
+        socketGroup: kube
+        maxCallsPerConnection: 64
+        backends: [{name: c, type: cri, handlers: [default], endpoint: "unix:///c.sock"}]
+        """).toString(), null, null, null));
+    assertThat(set.socketGroup()).contains("kube");
+    assertThat(set.maxCallsPerConnection()).isEqualTo(64);
+
+    Path zero = write("maxCallsPerConnection: 0\nbackends: [{name: c, type: cri, handlers: [default], endpoint: \"unix:///c.sock\"}]\n");
+    assertThatThrownBy(() -> ConfigLoader.load(flags(zero.toString(), null, null, null)))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("maxCallsPerConnection");
+  }
+
   private Path write(String yaml) throws IOException {
     Path file = Files.createTempFile(dir, "crigate", ".yaml");
     return Files.writeString(file, yaml);
