@@ -6,9 +6,13 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 . scripts/lib/java.sh
-bash scripts/infra/up.sh >/dev/null
-. "${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}/env"
-[ -f crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar ] || ./mvnw -B -q -DskipTests install
+# Infra that is already up (shared by others) is used as it is, never restarted.
+env_file="${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}/env"
+[ -f "$env_file" ] || bash scripts/infra/up.sh >/dev/null
+. "$env_file"
+# package, not install: a benchmark must not put this checkout's artifacts into ~/.m2.
+[ -f crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar ] && [ -f crigate-cli/target/crigate-cli-0.1.0-SNAPSHOT.jar ] \
+  || ./mvnw -B -q -o -DskipTests -pl crigate-bench,crigate-cli -am package
 work=$(mktemp -d /tmp/crigate-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \

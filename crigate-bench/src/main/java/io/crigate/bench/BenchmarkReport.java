@@ -18,8 +18,11 @@ final class BenchmarkReport {
   }
 
   private Samples startsToServing = new Samples();
+  private final String loadAtStart = loadAverage();
   private long idleRss;
   private long loadedRss;
+  private long baselineIdleRss;
+  private long baselineLoadedRss;
   private int loadedPods;
   private Lifecycle lifecycle;
   private List<PairedLatency.Result> latencies = List.of();
@@ -30,6 +33,11 @@ final class BenchmarkReport {
 
   void idleRss(long bytes) {
     idleRss = bytes;
+  }
+
+  void baselineRss(long idle, long loaded) {
+    baselineIdleRss = idle;
+    baselineLoadedRss = loaded;
   }
 
   void loadedRss(int pods, long bytes) {
@@ -48,13 +56,21 @@ final class BenchmarkReport {
   String markdown(String runtimeEndpoint) {
     StringBuilder md = new StringBuilder();
     md.append("Run at ").append(Instant.now()).append(" on ").append(machine())
-        .append(", Java ").append(Runtime.version()).append(", runtime ").append(runtimeEndpoint).append("\n\n");
-    md.append("| call | n | direct p50 µs | via crigate p50 µs | added p50 µs | direct p99 µs | via crigate p99 µs | added p99 µs |\n");
-    md.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        .append(", Java ").append(Runtime.version()).append(", runtime ").append(runtimeEndpoint).append("\n")
+        .append("Load average (1/5/15 min) at start ").append(loadAtStart).append(", at end ").append(loadAverage())
+        .append("\n\n");
+    boolean baseline = latencies.stream().anyMatch(r -> r.viaBaseline().isPresent());
+    md.append("| call | n | direct p50 µs | via crigate p50 µs | added p50 µs | direct p99 µs | via crigate p99 µs | added p99 µs | crigate CPU µs/call |");
+    md.append(baseline ? " baseline build added p50 / p99 µs |\n" : "\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|").append(baseline ? "---:|\n" : "\n");
     for (PairedLatency.Result r : latencies) {
-      md.append("| %s | %d | %.0f | %.0f | **%.0f** | %.0f | %.0f | **%.0f** |\n".formatted(r.call(),
+      md.append("| %s | %d | %.0f | %.0f | **%.0f** | %.0f | %.0f | **%.0f** | %.0f |".formatted(r.call(),
           r.direct().count(), r.direct().percentileMicros(50), r.viaCrigate().percentileMicros(50), r.addedP50Micros(),
-          r.direct().percentileMicros(99), r.viaCrigate().percentileMicros(99), r.addedP99Micros()));
+          r.direct().percentileMicros(99), r.viaCrigate().percentileMicros(99), r.addedP99Micros(),
+          r.cpuNanosPerCall() / 1000));
+      r.viaBaseline().ifPresent(b -> md.append(" %.0f / %.0f |".formatted(
+          b.percentileMicros(50) - r.direct().percentileMicros(50), b.percentileMicros(99) - r.direct().percentileMicros(99))));
+      md.append("\n");
     }
     md.append("\n| measure | value |\n|---|---:|\n");
     if (lifecycle != null) {
@@ -64,6 +80,10 @@ final class BenchmarkReport {
       md.append("| lifecycle ratio (via / direct) | **%.3f** |\n".formatted(lifecycle.ratio()));
     }
     md.append("| crigate RSS idle | **%.1f MiB** |\n".formatted(idleRss / MIB));
+    if (baselineIdleRss > 0) {
+      md.append("| baseline build RSS idle / with %d pods | %.1f / %.1f MiB |\n"
+          .formatted(loadedPods, baselineIdleRss / MIB, baselineLoadedRss / MIB));
+    }
     md.append("| crigate RSS with %d pods | **%.1f MiB** |\n".formatted(loadedPods, loadedRss / MIB));
     if (startsToServing.count() > 0) {
       md.append("| start to serving, first of %d restarts (spawn to first Version answer) | %.0f ms |\n"
@@ -72,6 +92,16 @@ final class BenchmarkReport {
           startsToServing.count(), startsToServing.medianMillis(), startsToServing.percentileMicros(100) / 1000));
     }
     return md.toString();
+  }
+
+  /** The machine is shared; its load explains a noisy run, so the report carries it. */
+  private static String loadAverage() {
+    try {
+      String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
+      return String.join(" ", fields[0], fields[1], fields[2]);
+    } catch (IOException unreadable) {
+      return "unknown";
+    }
   }
 
   private static String machine() {

@@ -2,6 +2,7 @@ package io.crigate.bench;
 
 import io.crigate.api.cri.v1.ContainerStatusRequest;
 import io.crigate.api.cri.v1.ListContainersRequest;
+import io.crigate.api.cri.v1.PodSandboxStatusRequest;
 import io.crigate.api.cri.v1.VersionRequest;
 import io.crigate.cli.ctl.CriClient;
 import java.nio.file.Files;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -55,6 +57,10 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
   @Option(names = "--report", description = "also write the markdown report to this file")
   Path report;
 
+  @Option(names = "--baseline-repository",
+      description = "another crigate checkout (e.g. main) measured in the same run, interleaved, as a third side")
+  Path baselineRepository;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new ProxyOverheadBenchmark()).execute(args));
   }
@@ -64,29 +70,38 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
     BenchmarkReport out = new BenchmarkReport();
     out.startsToServing(timedStarts());
     try (CriClient direct = CriClient.connect(runtimeEndpoint);
-        CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint)) {
+        CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint);
+        CrigateUnderBench baseline = baselineRepository == null ? null
+            : CrigateUnderBench.start(baselineRepository.toAbsolutePath(), workDir.resolve("baseline"), runtimeEndpoint)) {
+      Optional<CrigateUnderBench> other = Optional.ofNullable(baseline);
       PodFleet viaFleet = new PodFleet(crigate.client(), image, workDir.resolve("logs"));
       PodFleet directFleet = new PodFleet(direct, image, workDir.resolve("logs"));
       viaFleet.pullImage();
       // Warm both paths before the idle reading so the JIT and pools are in their steady shape.
-      measureVersion(direct, crigate.client(), warmup, 0);
+      VersionRequest version = VersionRequest.getDefaultInstance();
+      Call<?> versionCall = client -> client.runtime(CHEAP_CALL_DEADLINE).version(version);
+      measure("Version", direct, crigate, other, versionCall, warmup, 1);
       out.idleRss(crigate.residentBytes());
+      long baselineIdle = baseline == null ? 0 : baseline.residentBytes();
 
       List<PodFleet.Pod> running = viaFleet.start(pods);
       try {
         List<PairedLatency.Result> results = new ArrayList<>();
-        results.add(measureVersion(direct, crigate.client(), warmup, iterations));
-        String containerId = running.getFirst().containerId();
-        ContainerStatusRequest status = ContainerStatusRequest.newBuilder().setContainerId(containerId).build();
-        results.add(PairedLatency.measure("ContainerStatus",
-            () -> direct.runtime(CHEAP_CALL_DEADLINE).containerStatus(status),
-            () -> crigate.client().runtime(CHEAP_CALL_DEADLINE).containerStatus(status), warmup, iterations));
+        results.add(measure("Version", direct, crigate, other, versionCall, warmup, iterations));
+        ContainerStatusRequest status = ContainerStatusRequest.newBuilder().setContainerId(running.getFirst().containerId()).build();
+        results.add(measure("ContainerStatus", direct, crigate, other,
+            client -> client.runtime(CHEAP_CALL_DEADLINE).containerStatus(status), warmup, iterations));
+        PodSandboxStatusRequest sandbox = PodSandboxStatusRequest.newBuilder().setPodSandboxId(running.getFirst().sandboxId()).build();
+        results.add(measure("PodSandboxStatus", direct, crigate, other,
+            client -> client.runtime(CHEAP_CALL_DEADLINE).podSandboxStatus(sandbox), warmup, iterations));
         ListContainersRequest list = ListContainersRequest.getDefaultInstance();
-        results.add(PairedLatency.measure("ListContainers (%d pods)".formatted(pods),
-            () -> direct.runtime(CHEAP_CALL_DEADLINE).listContainers(list),
-            () -> crigate.client().runtime(CHEAP_CALL_DEADLINE).listContainers(list), warmup / 4, iterations / 5));
+        results.add(measure("ListContainers (%d pods)".formatted(pods), direct, crigate, other,
+            client -> client.runtime(CHEAP_CALL_DEADLINE).listContainers(list), warmup / 4, iterations / 5));
         out.latencies(results);
         out.loadedRss(pods, crigate.residentBytes());
+        if (baseline != null) {
+          out.baselineRss(baselineIdle, baseline.residentBytes());
+        }
       } finally {
         viaFleet.removeAll();
       }
@@ -116,12 +131,20 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
     return samples;
   }
 
-  private static PairedLatency.Result measureVersion(CriClient direct, CriClient via, int warmup, int iterations)
-      throws Exception {
-    VersionRequest version = VersionRequest.getDefaultInstance();
-    return PairedLatency.measure("Version",
-        () -> direct.runtime(CHEAP_CALL_DEADLINE).version(version),
-        () -> via.runtime(CHEAP_CALL_DEADLINE).version(version), warmup, Math.max(iterations, 1));
+  /** One CRI call, made the same way on every side. */
+  @FunctionalInterface
+  private interface Call<R> {
+    R on(CriClient client);
+  }
+
+  private static PairedLatency.Result measure(String name, CriClient direct, CrigateUnderBench crigate,
+      Optional<CrigateUnderBench> baseline, Call<?> call, int warmup, int iterations) throws Exception {
+    return PairedLatency.measure(name, () -> call.on(direct), side(crigate, call), baseline.map(other -> side(other, call)),
+        warmup, iterations);
+  }
+
+  private static PairedLatency.Side side(CrigateUnderBench crigate, Call<?> call) {
+    return new PairedLatency.Side(() -> call.on(crigate.client()), crigate::cpuNanos);
   }
 
   private BenchmarkReport.Lifecycle measureLifecycles(PodFleet direct, PodFleet via) throws Exception {

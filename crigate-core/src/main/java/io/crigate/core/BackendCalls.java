@@ -59,15 +59,25 @@ final class BackendCalls implements AutoCloseable {
     if (down.isPresent()) {
       return CompletableFuture.failedFuture(down.get());
     }
-    return bounded(backend, call, request, health.callTimeout(backend.name()));
+    return bounded(backend, call, request, call.allowance().of(request, health.callTimeout(backend.name())));
   }
 
   /** Like {@link #call} without the health check and within {@code timeout}: the health probe itself. */
   <Q, R> CompletionStage<R> probe(Backend backend, BackendCall<Q, R> call, Q request, Duration timeout) {
-    return bounded(backend, call, request, timeout);
+    return bounded(backend, call, request, Optional.of(timeout));
   }
 
-  private <Q, R> CompletionStage<R> bounded(Backend backend, BackendCall<Q, R> call, Q request, Duration timeout) {
+  private <Q, R> CompletionStage<R> bounded(Backend backend, BackendCall<Q, R> call, Q request, Optional<Duration> allowance) {
+    if (allowance.isEmpty()) {
+      return start(backend, call, request).handle((value, failure) -> {
+        if (failure != null) {
+          Throwable cause = unwrap(failure);
+          throw cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
+        }
+        return value;
+      });
+    }
+    Duration timeout = allowance.get();
     Context caller = Context.current();
     Context.CancellableContext bounded = caller.withDeadline(Deadline.after(timeout.toNanos(), TimeUnit.NANOSECONDS), timers);
     Context previous = bounded.attach();

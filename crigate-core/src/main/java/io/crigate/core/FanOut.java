@@ -50,11 +50,23 @@ final class FanOut {
       })));
     }
     List<Reply<T>> replies = new ArrayList<>(backends.size());
+    Deadline started = Deadline.after(0, TimeUnit.NANOSECONDS);
     int i = 0;
     for (Backend backend : backends) {
-      replies.add(await(backend, futures.get(i++), context.getDeadline()));
+      Deadline caller = context.getDeadline();
+      Deadline bound = bound(backend, started, caller);
+      replies.add(await(backend, futures.get(i++), bound, bound != caller));
     }
     return replies;
+  }
+
+  /**
+   * The caller's deadline, or the backend's call timeout when that is nearer: a frozen backend
+   * must not hold a list or a lookup until the kubelet gives up.
+   */
+  private Deadline bound(Backend backend, Deadline started, Deadline caller) {
+    Deadline own = started.offset(health.callTimeout(backend.name()).toNanos(), TimeUnit.NANOSECONDS);
+    return caller == null ? own : caller.minimum(own);
   }
 
   /** Runs {@code task} on its own virtual thread, for work that outlives the calling handler (event streams). */
@@ -62,15 +74,22 @@ final class FanOut {
     executor.execute(task);
   }
 
-  private static <T> Reply<T> await(Backend backend, Future<T> future, Deadline deadline) {
+  /** @param ownTimeout whether {@code deadline} is the backend's call timeout rather than the caller's deadline */
+  private <T> Reply<T> await(Backend backend, Future<T> future, Deadline deadline, boolean ownTimeout) {
     try {
-      T value = deadline == null ? future.get() : future.get(Math.max(0, deadline.timeRemaining(TimeUnit.NANOSECONDS)), TimeUnit.NANOSECONDS);
+      T value = future.get(Math.max(0, deadline.timeRemaining(TimeUnit.NANOSECONDS)), TimeUnit.NANOSECONDS);
       return new Reply<>(backend, value, null);
     } catch (ExecutionException e) {
       return new Reply<>(backend, null, e.getCause());
     } catch (TimeoutException e) {
       // A backend that ignores the deadline must not hold the caller past it.
       future.cancel(true);
+      if (ownTimeout) {
+        String reason = "backend %s did not answer within its call timeout of %d ms"
+            .formatted(backend.name(), health.callTimeout(backend.name()).toMillis());
+        health.markUnhealthy(backend.name(), reason);
+        return new Reply<>(backend, null, new CrigateException.Unavailable(reason));
+      }
       return new Reply<>(backend, null, new CrigateException.Unavailable(
           "backend %s did not answer before the deadline".formatted(backend.name())));
     } catch (InterruptedException e) {

@@ -42,6 +42,8 @@ final class ImageRouting implements ImageBackend {
   record RoutedPull(Backend backend, PullImageRequest request) {}
 
   RoutedPull routePull(PullImageRequest request) {
+    Require.present(request.hasImage(), "image");
+    Require.imageReference("image.image", request.getImage().getImage());
     Routed routed = route(request.hasImage(), withPodHandler(request));
     return new RoutedPull(routed.backend(), request.toBuilder().setImage(routed.spec()).build());
   }

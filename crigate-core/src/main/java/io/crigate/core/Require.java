@@ -1,6 +1,7 @@
 package io.crigate.core;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.ImageRef;
 
 /** Request checks done before any backend is called, each naming the CRI field at fault. */
 final class Require {
@@ -13,6 +14,20 @@ final class Require {
       throw new CrigateException.InvalidArgument(field + " is required");
     }
     return value;
+  }
+
+  /**
+   * @return {@code value}, when it is an image reference a registry can be asked for; otherwise
+   *     INVALID_ARGUMENT with what is wrong, rather than whatever error the runtime would pass back
+   */
+  static String imageReference(String field, String value) {
+    id(field, value);
+    try {
+      ImageRef.parse(value);
+      return value;
+    } catch (CrigateException.InvalidArgument e) {
+      throw new CrigateException.InvalidArgument(field + ": " + e.getMessage());
+    }
   }
 
   static void present(boolean present, String field) {

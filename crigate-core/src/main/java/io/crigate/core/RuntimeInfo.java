@@ -1,7 +1,6 @@
 package io.crigate.core;
 
 import io.crigate.api.cri.v1.*;
-import io.crigate.spi.Backend;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -21,8 +20,8 @@ import java.util.stream.Collectors;
  * <p>Version is answered by crigate itself: it is what the kubelet talks to, the answer must not
  * depend on a backend being up when the kubelet starts, and the node then reports {@code crigate}
  * as its runtime. Status reports the default backend's conditions, because its pods are the ones the
- * kubelet cannot place elsewhere, plus one condition per other backend so an outage is visible in
- * {@code kubectl describe node} without making the whole node NotReady.
+ * kubelet cannot place elsewhere, plus one condition per backend (the default one too) so an outage
+ * is visible in {@code kubectl describe node} without making the whole node NotReady.
  */
 final class RuntimeInfo {
 
@@ -67,15 +66,12 @@ final class RuntimeInfo {
         asked.stream().map(CompletableFuture::join).collect(Collectors.toMap(reply -> reply.backend().name(), Function.identity()))));
   }
 
-  /** RuntimeReady and NetworkReady follow the default backend only; every other backend gets a condition of its own. */
+  /** RuntimeReady and NetworkReady follow the default backend only; every backend gets a condition of its own. */
   private StatusResponse answer(Map<String, FanOut.Reply<StatusResponse>> replies) {
-    Backend fallback = routes.defaultBackend();
-    FanOut.Reply<StatusResponse> primary = replies.get(fallback.name());
+    FanOut.Reply<StatusResponse> primary = replies.get(routes.defaultBackend().name());
     StatusResponse.Builder answer = primary.ok() ? primary.value().toBuilder().clearRuntimeHandlers() : unreachable(primary);
     RuntimeStatus.Builder conditions = answer.getStatusBuilder();
-    replies.values().stream()
-        .filter(reply -> !reply.backend().name().equals(fallback.name()))
-        .forEach(reply -> conditions.addConditions(backendCondition(reply)));
+    routes.all().forEach(backend -> conditions.addConditions(backendCondition(replies.get(backend.name()))));
     for (BackendRoutes.Route route : routes.routes()) {
       answer.addRuntimeHandlers(handler(route, replies.get(route.backend().name())));
     }

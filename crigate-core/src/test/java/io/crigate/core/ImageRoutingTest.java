@@ -1,8 +1,11 @@
 package io.crigate.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.api.cri.v1.*;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -46,6 +49,18 @@ class ImageRoutingTest {
     // The pod runs on beta (handler fast, known to beta as runsc): its image must be pulled there.
     assertThat(holdsImage(crigate.beta)).isTrue();
     assertThat(crigate.beta.lastHandler()).isEqualTo("runsc");
+    assertThat(holdsImage(crigate.alpha)).isFalse();
+  }
+
+  @Test
+  void anUnparsableReferenceIsInvalidArgumentFromCrigateWithTheReason() {
+    for (String bad : new String[] {"Registry.local/App:v1", "registry.local/app:bad tag", "app@sha256:short", "a//b"}) {
+      PullImageRequest pull = PullImageRequest.newBuilder().setImage(ImageSpec.newBuilder().setImage(bad)).build();
+      assertThatThrownBy(() -> crigate.images.pullImage(pull)).as(bad).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+        assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+        assertThat(e.getStatus().getDescription()).startsWith("image.image: image reference " + bad + ": ");
+      });
+    }
     assertThat(holdsImage(crigate.alpha)).isFalse();
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.crigate.api.cri.v1.*;
+import io.crigate.core.config.BackendTimeouts;
 import io.grpc.Context;
 import io.grpc.Deadline;
 import io.grpc.Status;
@@ -73,6 +74,8 @@ class RuntimeInfoAndEventsTest {
           assertThat(c.getStatus()).isFalse();
           assertThat(c.getMessage()).contains("beta is down");
         });
+    assertThat(conditions).filteredOn(c -> c.getType().equals(RuntimeInfo.BACKEND_CONDITION_PREFIX + "alpha")).singleElement()
+        .extracting(RuntimeCondition::getStatus).as("the default backend has its own condition too").isEqualTo(true);
   }
 
   @Test
@@ -96,6 +99,25 @@ class RuntimeInfoAndEventsTest {
     crigate.runtime.withDeadline(deadline).listPodSandbox(ListPodSandboxRequest.getDefaultInstance());
     assertThat(crigate.beta.lastDeadline()).isNotNull();
     assertThat(crigate.beta.lastDeadline().timeRemaining(TimeUnit.SECONDS)).isBetween(1L, 60L);
+  }
+
+  @Test
+  void aStopsGracePeriodAndAnExecsOwnTimeoutExtendTheBackendsCallTimeout() {
+    String container = crigate.createContainer(crigate.runPod("web", ""), "app");
+    long callTimeoutSeconds = BackendTimeouts.DEFAULTS.callTimeout().toSeconds();
+
+    crigate.runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(container).build());
+    assertThat(crigate.alpha.lastDeadline().timeRemaining(TimeUnit.SECONDS)).isLessThanOrEqualTo(callTimeoutSeconds);
+
+    // A stop may wait out the container's grace period on a healthy runtime: that is not a freeze.
+    crigate.runtime.stopContainer(StopContainerRequest.newBuilder().setContainerId(container).setTimeout(3600).build());
+    assertThat(crigate.alpha.lastDeadline().timeRemaining(TimeUnit.SECONDS)).isGreaterThan(3600);
+
+    crigate.runtime.execSync(ExecSyncRequest.newBuilder().setContainerId(container).addCmd("true").setTimeout(600).build());
+    assertThat(crigate.alpha.lastDeadline().timeRemaining(TimeUnit.SECONDS)).isGreaterThan(600);
+    // CRI: an exec without a timeout runs as long as it likes; only the caller's deadline bounds it.
+    crigate.runtime.execSync(ExecSyncRequest.newBuilder().setContainerId(container).addCmd("true").build());
+    assertThat(crigate.alpha.lastDeadline()).isNull();
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.crigate.images;
 
 import io.crigate.api.cri.v1.Image;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.ImageRef;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package io.crigate.images;
 
 import io.crigate.spi.CrigateException;
-import java.util.regex.Pattern;
+import io.crigate.spi.ImageRef;
 
 /**
  * One image layer as a registry describes it.
@@ -10,8 +10,6 @@ import java.util.regex.Pattern;
  * @param size compressed size in bytes, as the manifest states it (what a pull transfers)
  */
 public record Layer(String digest, long size) {
-
-  private static final Pattern SHA256 = Pattern.compile("sha256:[0-9a-f]{64}");
 
   public Layer {
     requireDigest(digest);
@@ -22,9 +20,6 @@ public record Layer(String digest, long size) {
 
   /** Checks the digest form shared by layers, manifests and published inventories. */
   public static String requireDigest(String digest) {
-    if (digest == null || !SHA256.matcher(digest).matches()) {
-      throw new CrigateException.InvalidArgument("not a sha256 digest: " + digest);
-    }
-    return digest;
+    return ImageRef.requireDigest(digest);
   }
 }

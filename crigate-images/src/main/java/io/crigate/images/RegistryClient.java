@@ -2,6 +2,7 @@ package io.crigate.images;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.ImageRef;
 import java.net.http.HttpClient;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

@@ -3,6 +3,7 @@ package io.crigate.images;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.ImageRef;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;

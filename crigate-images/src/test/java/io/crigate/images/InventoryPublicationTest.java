@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.crigate.api.cri.v1.Image;
 import io.crigate.api.cri.v1.ListImagesResponse;
+import io.crigate.spi.ImageRef;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;

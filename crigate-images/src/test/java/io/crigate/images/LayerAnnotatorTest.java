@@ -6,6 +6,7 @@ import io.crigate.api.cri.v1.Image;
 import io.crigate.api.cri.v1.ImageSpec;
 import io.crigate.api.cri.v1.ImageStatusResponse;
 import io.crigate.api.cri.v1.ListImagesResponse;
+import io.crigate.spi.ImageRef;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -11,6 +11,7 @@ import io.crigate.api.cri.v1.*;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.ImageBackend;
 import io.crigate.spi.ImageObserver;
+import io.crigate.spi.ImageRef;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;

@@ -37,19 +37,48 @@ final class ContainerdInstance implements BeforeAllCallback, AfterAllCallback {
   /** Ends its containers and stops it. */
   @Override
   public void afterAll(ExtensionContext context) throws Exception {
+    // A test that failed while its daemon was frozen must not leave it so: the stop asks it first.
+    Path pidFile = infra.dir().resolve("pids/containerd-" + name);
+    if (Files.exists(pidFile) && ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).isPresent()) {
+      thaw();
+    }
     script("stop");
   }
 
   /** Stops the daemon alone, as a crash or an upgrade would: its containers keep running in their shims. */
   void stopDaemon() throws IOException {
-    long pid = Long.parseLong(Files.readString(infra.dir().resolve("pids/containerd-" + name)).strip());
-    ProcessHandle daemon = ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("containerd " + name + " not running"));
+    ProcessHandle daemon = daemon();
     daemon.destroy();
     await("containerd " + name + " exit").atMost(Duration.ofSeconds(30)).until(() -> !daemon.isAlive());
   }
 
   void startDaemon() throws Exception {
     script("start");
+  }
+
+  /**
+   * SIGSTOP: the daemon keeps its socket open and accepts connections but answers nothing, as a
+   * runtime stuck in a kernel call or a swap storm does. Only this test's own instance is ever frozen.
+   */
+  void freeze() throws Exception {
+    signal("STOP");
+  }
+
+  /** SIGCONT: the frozen daemon carries on where it stopped. */
+  void thaw() throws Exception {
+    signal("CONT");
+  }
+
+  private void signal(String name) throws Exception {
+    Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(daemon().pid())).inheritIO().start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IllegalStateException("kill -%s containerd %s failed".formatted(name, this.name));
+    }
+  }
+
+  private ProcessHandle daemon() throws IOException {
+    long pid = Long.parseLong(Files.readString(infra.dir().resolve("pids/containerd-" + name)).strip());
+    return ProcessHandle.of(pid).orElseThrow(() -> new IllegalStateException("containerd " + name + " not running"));
   }
 
   private void script(String action) throws Exception {

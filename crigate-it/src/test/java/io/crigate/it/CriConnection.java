@@ -40,7 +40,11 @@ final class CriConnection implements AutoCloseable {
   }
 
   ImageServiceGrpc.ImageServiceBlockingStub images() {
-    return client.images(DEFAULT_DEADLINE);
+    return images(DEFAULT_DEADLINE);
+  }
+
+  ImageServiceGrpc.ImageServiceBlockingStub images(Duration deadline) {
+    return client.images(deadline);
   }
 
   PodSandboxState podState(String podId) {

@@ -1,12 +1,12 @@
-package io.crigate.images;
+package io.crigate.spi;
 
-import io.crigate.spi.CrigateException;
 import java.util.regex.Pattern;
 
 /**
  * A parsed image reference, normalized the way container runtimes do: {@code busybox} is {@code
  * docker.io/library/busybox:latest}, a first component with a dot, a colon or {@code localhost}
- * names a registry.
+ * names a registry. It lives in the SPI because crigate checks every reference a kubelet sends before
+ * a backend sees it, and the image layer code resolves the same references against registries.
  *
  * @param registry host and optional port, e.g. {@code docker.io} or {@code 127.0.0.1:5000}
  * @param repository path inside the registry, e.g. {@code library/busybox}
@@ -19,6 +19,7 @@ public record ImageRef(String registry, String repository, String tag, String di
   private static final String DEFAULT_TAG = "latest";
   private static final Pattern COMPONENT = Pattern.compile("[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*");
   private static final Pattern TAG = Pattern.compile("[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}");
+  private static final Pattern SHA256 = Pattern.compile("sha256:[0-9a-f]{64}");
   private static final Pattern HOST = Pattern.compile("[A-Za-z0-9.-]+(?::[0-9]{1,5})?|\\[[0-9A-Fa-f:]+](?::[0-9]{1,5})?");
 
   public static ImageRef parse(String reference) {
@@ -92,9 +93,17 @@ public record ImageRef(String registry, String repository, String tag, String di
     return first.contains(".") || first.contains(":") || first.equals("localhost") || first.startsWith("[");
   }
 
+  /** Checks the digest form shared by references, layers, manifests and published inventories. */
+  public static String requireDigest(String digest) {
+    if (digest == null || !SHA256.matcher(digest).matches()) {
+      throw new CrigateException.InvalidArgument("not a sha256 digest: " + digest);
+    }
+    return digest;
+  }
+
   private static String requireDigest(String reference, String digest) {
     try {
-      return Layer.requireDigest(digest);
+      return requireDigest(digest);
     } catch (CrigateException.InvalidArgument e) {
       throw new CrigateException.InvalidArgument("image reference %s: %s".formatted(reference, e.getMessage()));
     }
