@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.backend.slurm.SlurmBackendFactory;
 import io.crigate.spi.Backend;
 import io.crigate.spi.InitContext;
+import io.crigate.transport.EventLoops;
+import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -16,6 +18,9 @@ import java.time.Clock;
  * backend over the local transport. Test scope only: the plugin code itself knows only the SPI.
  */
 public final class SlurmSite {
+
+  /** The slurm backend opens no channels; every backend is given a loop all the same. Daemon threads. */
+  private static final EventLoopGroup IO = EventLoops.epoll(1, "interlink-it-io");
 
   private SlurmSite() {}
 
@@ -32,7 +37,7 @@ public final class SlurmSite {
     settings.put("pollIntervalMillis", 300);
     settings.put("transport", "local");
     return new SlurmBackendFactory().create(new InitContext("interlink-it", settings, state, new MemoryStore(),
-        Clock.systemUTC()));
+        Clock.systemUTC(), IO));
   }
 
   /** {@code squeue} for one job name, all states: the job's state, or "" when Slurm has forgotten it. */

@@ -42,6 +42,11 @@ public final class HttpServers {
     }
   }
 
+  /** Answers {@code value} as JSON in the wire's encoding. */
+  public static void json(Context ctx, Object value) {
+    ctx.contentType("application/json").result(WireJson.write(value));
+  }
+
   public static RunningServer start(HttpEndpoint endpoint, Consumer<JavalinConfig> routes) {
     BearerToken token = endpoint.tokenFile() == null ? null : new BearerToken(endpoint.tokenFile());
     Javalin app = Javalin.create(config -> {

@@ -41,9 +41,9 @@ public final class PluginRoutes {
       for (int i = 0; i < body.size(); i++) {
         answers.add(plugin.create(retrieved(body.get(i), "[%d]".formatted(i))));
       }
-      json(ctx, answers);
+      HttpServers.json(ctx, answers);
     } else {
-      json(ctx, plugin.create(retrieved(body, "body")));
+      HttpServers.json(ctx, plugin.create(retrieved(body, "body")));
     }
   }
 
@@ -57,7 +57,7 @@ public final class PluginRoutes {
   private static void status(Context ctx, PluginApi plugin) {
     JsonNode body = WireJson.parse(ctx.body());
     if (body.isArray() && body.isEmpty()) {
-      json(ctx, plugin.ping());
+      HttpServers.json(ctx, plugin.ping());
       return;
     }
     ArrayNode pods = body.isArray() ? (ArrayNode) body : WireJson.mapper().createArrayNode().add(body);
@@ -65,7 +65,7 @@ public final class PluginRoutes {
     for (int i = 0; i < pods.size(); i++) {
       list.add(podOf(pods.get(i), "[%d]".formatted(i)));
     }
-    json(ctx, plugin.status(list));
+    HttpServers.json(ctx, plugin.status(list));
   }
 
   private static void logs(Context ctx, PluginApi plugin) throws Exception {
@@ -89,14 +89,7 @@ public final class PluginRoutes {
       return new PodBuilder().withMetadata(new ObjectMetaBuilder().withUid(uid.asText())
           .withName(node.path("name").asText(null)).withNamespace(node.path("namespace").asText(null)).build()).build();
     }
-    Pod pod = WireJson.bind(node, Pod.class, where);
-    if (pod.getMetadata() == null || pod.getMetadata().getUid() == null || pod.getMetadata().getUid().isBlank()) {
-      throw new BadRequest(where + ".metadata.uid", "is required");
-    }
-    return pod;
+    return WireJson.pod(node, where);
   }
 
-  private static void json(Context ctx, Object value) {
-    ctx.contentType("application/json").result(WireJson.write(value));
-  }
 }

@@ -27,6 +27,10 @@ public record PluginSettings(Path volumeDir, Path logDir, Duration pollInterval,
     return new PluginSettings(volumeDir, logDir, interval, runtimeHandler, resources, taints);
   }
 
+  public PluginSettings withVolumeDir(Path dir) {
+    return new PluginSettings(dir, logDir, pollInterval, runtimeHandler, resources, taints);
+  }
+
   public PluginSettings withResources(PingResponse.Resources capacity, List<PingResponse.Taint> nodeTaints) {
     return new PluginSettings(volumeDir, logDir, pollInterval, runtimeHandler, capacity, nodeTaints);
   }

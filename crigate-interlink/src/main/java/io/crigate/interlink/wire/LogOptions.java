@@ -31,6 +31,12 @@ public record LogOptions(
     return at == null || !at.isAfter(GO_ZERO_TIME) ? null : at;
   }
 
+  /** Whether SinceTime is set: Go writes its zero time for "unset". */
+  public boolean hasSinceTime() {
+    Instant at = sinceTimeInstant();
+    return at != null && at.isAfter(GO_ZERO_TIME);
+  }
+
   LogOptions validated() {
     if (tail < 0) {
       throw new BadRequest("Opts.Tail", "must not be negative");

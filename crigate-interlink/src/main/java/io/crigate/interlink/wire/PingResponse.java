@@ -16,6 +16,19 @@ public record PingResponse(String status, Resources resources, List<Taint> taint
     return new PingResponse("ok", resources, taints);
   }
 
+  /** A plugin's ping body: a PingResponse, or any text, which then is the status. */
+  public static PingResponse parse(String body) {
+    try {
+      var node = WireJson.mapper().readTree(body);
+      if (node != null && node.isObject()) {
+        return WireJson.mapper().treeToValue(node, PingResponse.class);
+      }
+    } catch (java.io.IOException notJson) {
+      // the body is the status
+    }
+    return new PingResponse(body.strip(), null, null);
+  }
+
   public Map<String, String> capacity() {
     return resources == null ? Map.of()
         : Map.of("cpu", resources.cpu(), "memory", resources.memory(), "pods", resources.pods());

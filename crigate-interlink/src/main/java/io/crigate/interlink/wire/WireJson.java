@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -59,6 +60,15 @@ public final class WireJson {
     } catch (JsonProcessingException e) {
       throw new BadRequest(where + path(e), e.getOriginalMessage());
     }
+  }
+
+  /** A v1.Pod that must carry its uid (every interLink call names pods by uid). */
+  public static Pod pod(JsonNode node, String where) {
+    Pod pod = bind(node, Pod.class, where);
+    if (pod.getMetadata() == null || pod.getMetadata().getUid() == null || pod.getMetadata().getUid().isBlank()) {
+      throw new BadRequest(where + ".metadata.uid", "is required");
+    }
+    return pod;
   }
 
   public static String write(Object value) {

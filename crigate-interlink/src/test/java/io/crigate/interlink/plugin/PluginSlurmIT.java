@@ -240,5 +240,8 @@ class PluginSlurmIT {
     JsonNode after = status(pod);
     assertThat(after.path("containers").get(0).path("state").path("waiting").path("reason").asText())
         .isEqualTo(StatusReader.UNKNOWN_POD);
+    HttpResponse<String> again = client.call("POST", "/delete", WireJson.write(pod));
+    assertThat(again.statusCode()).as("an unknown pod's delete is a defined no-op").isEqualTo(200);
+    assertThat(again.body()).contains("not known");
   }
 }
