@@ -1,0 +1,165 @@
+package io.crigate.interlink.node;
+
+import io.crigate.interlink.wire.CreateStruct;
+import io.crigate.interlink.wire.PodCreateRequests;
+import io.crigate.interlink.wire.PodReferences;
+import io.crigate.interlink.wire.PodStatusReport;
+import io.crigate.spi.CrigateException;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
+import io.fabric8.kubernetes.client.utils.Serialization;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the pods bound to this node in step with the interLink API. A pod is created once: the
+ * answer's job id is written to the pod as an annotation before anything else happens to it, so a
+ * restarted node resumes the pod instead of creating it again. All pods' states come from ONE
+ * /status call per interval; a pod's status is patched only when it changed.
+ */
+final class PodSync {
+
+  static final String JOB_ANNOTATION = "interlink.crigate.io/job-id";
+  private static final Logger LOG = LoggerFactory.getLogger(PodSync.class);
+
+  private final KubernetesClient kube;
+  private final ApiClient api;
+  private final Clock clock;
+  private final Set<String> deleting = ConcurrentHashMap.newKeySet();
+  /**
+   * Pods this process created: the informer may still hand over a copy from before the annotation
+   * (a resync, a queued update), which must not be created again.
+   */
+  private final Set<String> createdHere = ConcurrentHashMap.newKeySet();
+
+  PodSync(KubernetesClient kube, ApiClient api, Clock clock) {
+    this.kube = kube;
+    this.api = api;
+    this.clock = clock;
+  }
+
+  /** A pod bound to this node was seen (added, updated, or listed after a restart). */
+  synchronized void seen(Pod pod) {
+    if (pod.getMetadata().getDeletionTimestamp() != null) {
+      delete(pod, true);
+      return;
+    }
+    if (created(pod) || createdHere.contains(pod.getMetadata().getUid()) || PodPhases.terminal(pod)) {
+      return;
+    }
+    CreateStruct answer;
+    try {
+      answer = api.create(request(pod));
+    } catch (CrigateException.Unavailable e) {
+      LOG.warn("pod {}/{}: interLink API unavailable, retrying on the next resync: {}", ns(pod), name(pod), e.getMessage());
+      return;
+    } catch (RuntimeException e) {
+      LOG.info("pod {}/{} was refused: {}", ns(pod), name(pod), e.getMessage());
+      patchStatus(pod, PodPhases.refused(pod, e.getMessage(), clock.instant()));
+      return;
+    }
+    createdHere.add(pod.getMetadata().getUid());
+    String job = answer.podJid() == null ? "" : answer.podJid();
+    // merge patches carry no resourceVersion: the status poll writing at the same time is no conflict
+    kube.pods().inNamespace(ns(pod)).withName(name(pod)).patch(PatchContext.of(PatchType.JSON_MERGE),
+        Serialization.asJson(Map.of("metadata", Map.of("annotations", Map.of(JOB_ANNOTATION, job.isEmpty() ? "created" : job)))));
+  }
+
+  /** Gone from the API server, or marked for deletion: cancel the job, then finalise the pod. */
+  void delete(Pod pod, boolean finalise) {
+    String uid = pod.getMetadata().getUid();
+    if (!deleting.add(uid)) {
+      return;
+    }
+    try {
+      if (created(pod) || createdHere.contains(uid)) {
+        api.delete(pod);
+      }
+      createdHere.remove(uid);
+      if (finalise) {
+        kube.pods().inNamespace(ns(pod)).withName(name(pod)).withGracePeriod(0).delete();
+      }
+    } catch (RuntimeException e) {
+      LOG.warn("pod {}/{}: delete not finished, retrying on the next resync: {}", ns(pod), name(pod), e.getMessage());
+    } finally {
+      deleting.remove(uid);
+    }
+  }
+
+  /** One /status call for every live pod of the node; patches the ones whose status changed. */
+  void refresh(List<Pod> pods) {
+    List<Pod> live = pods.stream().filter(p -> created(p) && !PodPhases.terminal(p)
+        && p.getMetadata().getDeletionTimestamp() == null).toList();
+    if (live.isEmpty()) {
+      return;
+    }
+    List<PodStatusReport> reports = api.status(live);
+    Map<String, PodStatusReport> byUid = new LinkedHashMap<>();
+    reports.forEach(r -> byUid.put(r.uid(), r));
+    for (Pod pod : live) {
+      PodStatusReport report = byUid.get(pod.getMetadata().getUid());
+      if (report == null || report.name() == null || report.name().isEmpty()) {
+        continue;
+      }
+      PodStatus next = PodPhases.of(pod, report, clock.instant());
+      if (changed(pod.getStatus(), next)) {
+        patchStatus(pod, next);
+      }
+    }
+  }
+
+  static boolean created(Pod pod) {
+    var annotations = pod.getMetadata().getAnnotations();
+    return annotations != null && annotations.containsKey(JOB_ANNOTATION);
+  }
+
+  /** Transition times are left out of the comparison: a poll that finds nothing new writes nothing. */
+  private static boolean changed(PodStatus before, PodStatus after) {
+    if (before == null) {
+      return true;
+    }
+    return !Objects.equals(before.getPhase(), after.getPhase())
+        || !Objects.equals(before.getContainerStatuses(), after.getContainerStatuses())
+        || !Objects.equals(before.getInitContainerStatuses(), after.getInitContainerStatuses());
+  }
+
+  private void patchStatus(Pod pod, PodStatus status) {
+    try {
+      kube.pods().inNamespace(ns(pod)).withName(name(pod)).subresource("status")
+          .patch(PatchContext.of(PatchType.JSON), StatusPatch.replace(status));
+    } catch (KubernetesClientException e) {
+      LOG.warn("pod {}/{}: status not written: {}", ns(pod), name(pod), e.getMessage());
+    }
+  }
+
+  /** The pod with every ConfigMap and Secret it names, read from the API server as the VK does. */
+  private PodCreateRequests request(Pod pod) {
+    PodReferences refs = PodReferences.of(pod);
+    List<ConfigMap> configMaps = refs.configMaps().stream()
+        .map(n -> kube.configMaps().inNamespace(ns(pod)).withName(n).get()).filter(Objects::nonNull).toList();
+    List<Secret> secrets = refs.secrets().stream()
+        .map(n -> kube.secrets().inNamespace(ns(pod)).withName(n).get()).filter(Objects::nonNull).toList();
+    return new PodCreateRequests(pod, configMaps, secrets, List.of(), "");
+  }
+
+  private static String ns(Pod pod) {
+    return pod.getMetadata().getNamespace();
+  }
+
+  private static String name(Pod pod) {
+    return pod.getMetadata().getName();
+  }
+}

@@ -1,0 +1,137 @@
+package io.crigate.interlink.node;
+
+import io.crigate.interlink.http.HttpEndpoint;
+import io.crigate.interlink.http.HttpServers;
+import io.crigate.interlink.http.RunningServer;
+import io.crigate.interlink.wire.PingResponse;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A Kubernetes node whose pods run through an interLink API: registers the Node, renews its Lease,
+ * keeps its pods in step (create, one /status poll for all, graceful delete) and serves the
+ * kubelet's log path. Pod events are handled on one thread, in order, off the informer's thread.
+ */
+public final class VirtualNode implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(VirtualNode.class);
+
+  private final KubernetesClient kube;
+  private final ApiClient api;
+  private final NodeSettings settings;
+  private final Clock clock;
+  private final NodeRegistration registration;
+  private final PodSync sync;
+  private final ExecutorService events = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("vnode-pods").factory());
+  private final ScheduledExecutorService timers =
+      Executors.newScheduledThreadPool(2, Thread.ofVirtual().name("vnode-timer-", 0).factory());
+  private SharedIndexInformer<Pod> informer;
+  private RunningServer kubelet;
+
+  public VirtualNode(KubernetesClient kube, ApiClient api, NodeSettings settings, Clock clock) {
+    this.kube = kube;
+    this.api = api;
+    this.settings = settings;
+    this.clock = clock;
+    this.registration = new NodeRegistration(kube, settings);
+    this.sync = new PodSync(kube, api, clock);
+  }
+
+  /** Registers the node, starts watching its pods and serves the kubelet API on {@code kubeletEndpoint}. */
+  public VirtualNode start(HttpEndpoint kubeletEndpoint) {
+    kubelet = HttpServers.start(kubeletEndpoint, config -> KubeletLogs.install(config, api, this::pod));
+    registration.register(ping(), clock.instant());
+    registration.renewLease(clock.instant());
+    informer = kube.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Pod pod) {
+        dispatch(pod);
+      }
+
+      @Override
+      public void onUpdate(Pod before, Pod pod) {
+        dispatch(pod);
+      }
+
+      @Override
+      public void onDelete(Pod pod, boolean finalStateUnknown) {
+        if (ours(pod)) {
+          events.execute(() -> sync.delete(pod, false));
+        }
+      }
+    }, settings.statusInterval().toMillis() * 6);
+    long status = settings.statusInterval().toMillis();
+    timers.scheduleWithFixedDelay(() -> guarded("status", () -> sync.refresh(ourPods())), status, status,
+        TimeUnit.MILLISECONDS);
+    long lease = settings.leaseInterval().toMillis();
+    timers.scheduleWithFixedDelay(() -> guarded("lease", () -> {
+      registration.renewLease(clock.instant());
+      registration.updateStatus(ping(), clock.instant());
+    }), lease, lease, TimeUnit.MILLISECONDS);
+    LOG.info("virtual node {} registered; kubelet API on {}", settings.nodeName(), kubelet.address());
+    return this;
+  }
+
+  public String kubeletAddress() {
+    return kubelet.address();
+  }
+
+  private void dispatch(Pod pod) {
+    if (ours(pod)) {
+      events.execute(() -> guarded("pod " + pod.getMetadata().getName(), () -> sync.seen(pod)));
+    }
+  }
+
+  private boolean ours(Pod pod) {
+    return pod.getSpec() != null && settings.nodeName().equals(pod.getSpec().getNodeName());
+  }
+
+  private List<Pod> ourPods() {
+    return informer.getStore().list().stream().filter(this::ours).toList();
+  }
+
+  private Pod pod(String namespace, String name) {
+    Pod pod = informer.getStore().getByKey(namespace + "/" + name);
+    return pod != null && ours(pod) ? pod : null;
+  }
+
+  /** The plugin's ping, or null when it does not answer (the node then reports NotReady). */
+  private PingResponse ping() {
+    try {
+      return api.ping();
+    } catch (RuntimeException e) {
+      LOG.warn("virtual node {}: ping failed: {}", settings.nodeName(), e.getMessage());
+      return null;
+    }
+  }
+
+  private static void guarded(String what, Runnable task) {
+    try {
+      task.run();
+    } catch (RuntimeException e) {
+      LOG.warn("{} failed, retrying: {}", what, e.getMessage());
+    }
+  }
+
+  @Override
+  public void close() {
+    timers.shutdownNow();
+    if (informer != null) {
+      informer.close();
+    }
+    events.shutdownNow();
+    if (kubelet != null) {
+      kubelet.close();
+    }
+  }
+}

@@ -1,0 +1,200 @@
+package io.crigate.interlink.plugin;
+
+import io.crigate.interlink.wire.BadRequest;
+import io.crigate.interlink.wire.RetrievedContainer;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.KeyToPath;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Volume;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Base64;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Stream;
+
+/**
+ * Materialises a pod's ConfigMap, Secret, projected and emptyDir volumes as files under
+ * {@code <root>/<pod uid>/<volume>/}, a directory the backend then bind-mounts into the containers.
+ * For Slurm the root must be on the file system the compute nodes share.
+ */
+final class VolumeFiles {
+
+  private final Path root;
+
+  VolumeFiles(Path root) {
+    this.root = root;
+  }
+
+  Path podDir(String uid) {
+    return root.resolve(uid);
+  }
+
+  /** Writes every volume; returns volume name -> host directory (or hostPath). Nothing is left on failure. */
+  Map<String, Path> materialise(Pod pod, List<RetrievedContainer> data) {
+    String uid = pod.getMetadata().getUid();
+    Map<String, Path> dirs = new LinkedHashMap<>();
+    List<Volume> volumes = pod.getSpec().getVolumes() == null ? List.of() : pod.getSpec().getVolumes();
+    try {
+      for (int i = 0; i < volumes.size(); i++) {
+        Volume volume = volumes.get(i);
+        String field = "pod.spec.volumes[%d]".formatted(i);
+        if (volume.getName() == null || volume.getName().isBlank() || volume.getName().contains("/")
+            || volume.getName().startsWith(".")) {
+          throw new BadRequest(field + ".name", "'%s' is not a volume name".formatted(volume.getName()));
+        }
+        if (volume.getHostPath() != null) {
+          dirs.put(volume.getName(), Path.of(volume.getHostPath().getPath()));
+          continue;
+        }
+        Path dir = podDir(uid).resolve(volume.getName());
+        Files.createDirectories(dir);
+        write(volume, field, dir, data);
+        dirs.put(volume.getName(), dir);
+      }
+      return dirs;
+    } catch (IOException e) {
+      remove(uid);
+      throw new UncheckedIOException("cannot write the volumes of pod " + uid, e);
+    } catch (RuntimeException e) {
+      remove(uid);
+      throw e;
+    }
+  }
+
+  void remove(String uid) {
+    deleteTree(podDir(uid));
+  }
+
+  static void deleteTree(Path dir) {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> walk = Files.walk(dir)) {
+      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot remove " + dir, e);
+    }
+  }
+
+  private static void write(Volume volume, String field, Path dir, List<RetrievedContainer> data) throws IOException {
+    if (volume.getEmptyDir() != null) {
+      return;
+    }
+    if (volume.getConfigMap() != null) {
+      String name = volume.getConfigMap().getName();
+      ConfigMap map = find(data.stream().flatMap(c -> nullSafe(c.configMaps()).stream()), name);
+      if (map == null) {
+        missing(Boolean.TRUE.equals(volume.getConfigMap().getOptional()), field + ".configMap.name",
+            "ConfigMap '%s' was not sent with the pod".formatted(name));
+        return;
+      }
+      Map<String, byte[]> files = new LinkedHashMap<>();
+      nullSafe(map.getData()).forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
+      nullSafe(map.getBinaryData()).forEach((k, v) -> files.put(k, decode(v, field, k)));
+      writeFiles(dir, select(files, volume.getConfigMap().getItems(), field), volume.getConfigMap().getDefaultMode());
+      return;
+    }
+    if (volume.getSecret() != null) {
+      String name = volume.getSecret().getSecretName();
+      Secret secret = data.stream().flatMap(c -> nullSafe(c.secrets()).stream())
+          .filter(s -> s.getMetadata() != null && Objects.equals(s.getMetadata().getName(), name)).findFirst().orElse(null);
+      if (secret == null) {
+        missing(Boolean.TRUE.equals(volume.getSecret().getOptional()), field + ".secret.secretName",
+            "Secret '%s' was not sent with the pod".formatted(name));
+        return;
+      }
+      Map<String, byte[]> files = new LinkedHashMap<>();
+      nullSafe(secret.getData()).forEach((k, v) -> files.put(k, decode(v, field, k)));
+      nullSafe(secret.getStringData()).forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
+      Integer mode = volume.getSecret().getDefaultMode() == null ? 0600 : volume.getSecret().getDefaultMode();
+      writeFiles(dir, select(files, volume.getSecret().getItems(), field), mode);
+      return;
+    }
+    if (volume.getProjected() != null || volume.getDownwardAPI() != null) {
+      // interLink resolves projected sources itself and sends the files, named after the volume.
+      ConfigMap map = find(data.stream().flatMap(c -> nullSafe(c.projectedvolumemaps()).stream()), volume.getName());
+      if (map == null) {
+        throw new BadRequest(field, "projected volume '%s' was not sent with the pod (projectedvolumemaps)"
+            .formatted(volume.getName()));
+      }
+      Map<String, byte[]> files = new LinkedHashMap<>();
+      nullSafe(map.getData()).forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
+      writeFiles(dir, files, volume.getProjected() == null ? null : volume.getProjected().getDefaultMode());
+      return;
+    }
+    throw new BadRequest(field, "volume '%s' has a type this plugin cannot provide (supported: configMap, secret, "
+        + "projected, downwardAPI, emptyDir, hostPath)".formatted(volume.getName()));
+  }
+
+  private static ConfigMap find(Stream<ConfigMap> maps, String name) {
+    return maps.filter(m -> m.getMetadata() != null && Objects.equals(m.getMetadata().getName(), name))
+        .findFirst().orElse(null);
+  }
+
+  private static void missing(boolean optional, String field, String reason) {
+    if (!optional) {
+      throw new BadRequest(field, reason);
+    }
+  }
+
+  private static byte[] decode(String base64, String field, String key) {
+    try {
+      return Base64.getDecoder().decode(base64);
+    } catch (IllegalArgumentException e) {
+      throw new BadRequest(field, "value of key '%s' is not base64".formatted(key));
+    }
+  }
+
+  private static Map<String, byte[]> select(Map<String, byte[]> files, List<KeyToPath> items, String field) {
+    if (items == null || items.isEmpty()) {
+      return files;
+    }
+    Map<String, byte[]> selected = new LinkedHashMap<>();
+    for (KeyToPath item : items) {
+      byte[] content = files.get(item.getKey());
+      if (content == null) {
+        throw new BadRequest(field + ".items", "key '%s' is not in the source".formatted(item.getKey()));
+      }
+      selected.put(item.getPath(), content);
+    }
+    return selected;
+  }
+
+  private static void writeFiles(Path dir, Map<String, byte[]> files, Integer mode) throws IOException {
+    for (var file : files.entrySet()) {
+      Path target = dir.resolve(file.getKey()).normalize();
+      if (!target.startsWith(dir) || target.equals(dir)) {
+        throw new BadRequest("path", "'%s' leaves the volume directory".formatted(file.getKey()));
+      }
+      Files.createDirectories(target.getParent());
+      Files.write(target, file.getValue());
+      Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(permissions(mode == null ? 0644 : mode)));
+    }
+  }
+
+  private static String permissions(int mode) {
+    String letters = "rwxrwxrwx";
+    StringBuilder out = new StringBuilder(9);
+    for (int bit = 0; bit < 9; bit++) {
+      out.append((mode & (1 << (8 - bit))) != 0 ? letters.charAt(bit) : '-');
+    }
+    return out.toString();
+  }
+
+  private static <T> List<T> nullSafe(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+
+  private static <K, V> Map<K, V> nullSafe(Map<K, V> map) {
+    return map == null ? Map.of() : map;
+  }
+}

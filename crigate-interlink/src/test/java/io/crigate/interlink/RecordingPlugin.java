@@ -1,0 +1,70 @@
+package io.crigate.interlink;
+
+import io.crigate.interlink.wire.CreateStruct;
+import io.crigate.interlink.wire.LogRequest;
+import io.crigate.interlink.wire.PingResponse;
+import io.crigate.interlink.wire.PluginApi;
+import io.crigate.interlink.wire.PodStatusReport;
+import io.crigate.interlink.wire.RetrievedPodData;
+import io.fabric8.kubernetes.api.model.ContainerStateBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Keeps what the HTTP layer decoded and answers with fixed values, so the contract tests see the
+ * wire on both sides of the routes. The plugin's behaviour is tested against real Slurm (PluginSlurmIT).
+ */
+public final class RecordingPlugin implements PluginApi {
+
+  public final List<RetrievedPodData> created = new ArrayList<>();
+  public final List<Pod> deleted = new ArrayList<>();
+  public final List<List<Pod>> statusAsked = new ArrayList<>();
+  public final List<LogRequest> logsAsked = new ArrayList<>();
+  public int pings;
+  /** When set, the next delete fails as a broken plugin would (answered 500). */
+  public volatile boolean failDelete;
+
+  @Override
+  public synchronized CreateStruct create(RetrievedPodData pod) {
+    created.add(pod);
+    return new CreateStruct(pod.pod().getMetadata().getUid(), "job-" + created.size());
+  }
+
+  @Override
+  public synchronized String delete(Pod pod) {
+    if (failDelete) {
+      throw new IllegalStateException("scancel failed");
+    }
+    deleted.add(pod);
+    return "deleted";
+  }
+
+  @Override
+  public synchronized List<PodStatusReport> status(List<Pod> pods) {
+    statusAsked.add(pods);
+    return pods.stream().map(p -> new PodStatusReport(p.getMetadata().getName(), p.getMetadata().getUid(),
+        p.getMetadata().getNamespace(), "42",
+        List.of(new ContainerStatusBuilder().withName("main").withReady(false).withRestartCount(0).withImage("busybox")
+            .withImageID("").withState(new ContainerStateBuilder().withNewTerminated().withExitCode(3).withReason("Error")
+                .withStartedAt("2026-07-14T10:00:00Z").withFinishedAt("2026-07-14T10:00:01Z").endTerminated().build())
+            .build()),
+        List.of())).toList();
+  }
+
+  @Override
+  public synchronized void logs(LogRequest request, OutputStream out) throws java.io.IOException {
+    logsAsked.add(request);
+    out.write("line-1\nline-2\n".getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Override
+  public synchronized PingResponse ping() {
+    pings++;
+    return PingResponse.ok(new PingResponse.Resources("8", "16Gi", "110", List.of()),
+        List.of(new PingResponse.Taint("virtual-node.interlink/no-schedule", "true", "NoSchedule")));
+  }
+}
