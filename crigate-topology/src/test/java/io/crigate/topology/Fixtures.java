@@ -1,7 +1,12 @@
 package io.crigate.topology;
 
+import java.io.IOException;
+import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystems;
 import java.nio.file.Path;
+import java.util.Map;
 
 /** The checked-in sysfs trees (scripts/topology/make-sysfs-fixtures.py). */
 public final class Fixtures {
@@ -10,8 +15,17 @@ public final class Fixtures {
 
   public static Path root(String name) {
     try {
-      return Path.of(Fixtures.class.getResource("/sysfs/" + name).toURI());
-    } catch (URISyntaxException e) {
+      URI uri = Fixtures.class.getResource("/sysfs/" + name).toURI();
+      if (uri.getScheme().equals("jar")) {
+        // Other modules' tests read the fixtures out of this module's test jar.
+        try {
+          FileSystems.newFileSystem(uri, Map.of());
+        } catch (FileSystemAlreadyExistsException alreadyOpen) {
+          // opened by an earlier call
+        }
+      }
+      return Path.of(uri);
+    } catch (URISyntaxException | IOException e) {
       throw new IllegalStateException(e);
     }
   }

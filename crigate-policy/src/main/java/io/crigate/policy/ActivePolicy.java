@@ -1,0 +1,175 @@
+package io.crigate.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.spi.DurableStore;
+import io.crigate.spi.adjust.AdjustmentPlugin;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.ContainerKey;
+import io.crigate.spi.adjust.ContainerUpdate;
+import io.crigate.spi.adjust.ContainerUpdater;
+import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.PluginResult;
+import io.crigate.spi.adjust.PodContext;
+import io.crigate.topology.CpuTopology;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The adjustment plugin named {@code policy}: delegates to the active policy and swaps it live. A
+ * switch builds the new policy, synchronizes it with every pod and container seen so far, and
+ * pushes the resulting updates (CRI Resource Manager could not switch policies live; we can
+ * because every policy answers Synchronize).
+ */
+public final class ActivePolicy implements AdjustmentPlugin {
+
+  public static final String NAME = "policy";
+  private static final Logger log = LoggerFactory.getLogger(ActivePolicy.class);
+
+  private final CpuTopology topology;
+  private final DurableStore store;
+  private final ContainerUpdater updater;
+  private final Path kubeletState;
+  private final Map<String, PodContext> pods = new LinkedHashMap<>();
+  private final Map<ContainerKey, ContainerContext> containers = new LinkedHashMap<>();
+  private PolicySettings settings;
+  private AdjustmentPlugin policy;
+
+  ActivePolicy(CpuTopology topology, DurableStore store, ContainerUpdater updater, Path kubeletState, JsonNode config) {
+    this.topology = topology;
+    this.store = store;
+    this.updater = updater;
+    this.kubeletState = kubeletState;
+    this.settings = read(config);
+    this.policy = build(settings);
+  }
+
+  /** Builds the plugin for the {@code policy} section, discovering topology under its {@code sysfsRoot}. */
+  public static ActivePolicy create(JsonNode config, DurableStore store, ContainerUpdater updater) {
+    CpuTopology topology = io.crigate.topology.Sysfs.discover(PolicySettings.sysfsRoot(config));
+    return new ActivePolicy(topology, store, updater, KubeletCpuManager.DEFAULT_STATE, config);
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  public synchronized String active() {
+    return settings.active();
+  }
+
+  /**
+   * Applies a new {@code policy} section. A bad one throws {@link io.crigate.spi.CrigateException}
+   * naming the field, and the running policy stays.
+   *
+   * @return the updates that failed to apply
+   */
+  public List<ContainerUpdate> reconfigure(JsonNode config) {
+    List<ContainerUpdate> updates;
+    synchronized (this) {
+      PolicySettings next = read(config);
+      if (next.equals(settings)) {
+        return List.of();
+      }
+      AdjustmentPlugin replacement = build(next);
+      log.info("switching policy {} -> {} ({} containers replanned)", settings.active(), next.active(), containers.size());
+      policy.close();
+      policy = replacement;
+      settings = next;
+      updates = synchronizeTracked();
+    }
+    return updater.update(updates);
+  }
+
+  @Override
+  public synchronized List<ContainerUpdate> synchronize(List<PodContext> pods, List<ContainerContext> containers) {
+    this.pods.clear();
+    this.containers.clear();
+    pods.forEach(p -> this.pods.put(p.id(), p));
+    containers.forEach(c -> this.containers.put(c.key(), c));
+    return synchronizeTracked();
+  }
+
+  @Override
+  public synchronized PluginResult runPodSandbox(PodContext pod) {
+    return policy.runPodSandbox(pod);
+  }
+
+  @Override
+  public synchronized PluginResult removePodSandbox(PodContext pod) {
+    pods.remove(pod.id());
+    return policy.removePodSandbox(pod);
+  }
+
+  @Override
+  public synchronized PluginResult createContainer(PodContext pod, ContainerContext container) {
+    pods.putIfAbsent(pod.id(), pod);
+    return policy.createContainer(pod, container);
+  }
+
+  @Override
+  public synchronized PluginResult postCreateContainer(PodContext pod, ContainerContext container) {
+    containers.put(container.key(), container);
+    return tracked(() -> policy.postCreateContainer(pod, container));
+  }
+
+  @Override
+  public synchronized PluginResult updateContainerResources(PodContext pod, ContainerContext container, LinuxResources requested) {
+    PluginResult result = tracked(() -> policy.updateContainerResources(pod, container, requested));
+    containers.computeIfPresent(container.key(), (k, c) -> c.withResources(
+        c.resources().overriddenBy(requested).overriddenBy(result.adjustment().resources())));
+    return result;
+  }
+
+  @Override
+  public synchronized PluginResult stopContainer(PodContext pod, ContainerContext container) {
+    return tracked(() -> policy.stopContainer(pod, container));
+  }
+
+  @Override
+  public synchronized PluginResult removeContainer(PodContext pod, ContainerContext container) {
+    containers.remove(container.key());
+    return tracked(() -> policy.removeContainer(pod, container));
+  }
+
+  @Override
+  public synchronized void close() {
+    policy.close();
+  }
+
+  private PluginResult tracked(Supplier<PluginResult> call) {
+    PluginResult result = call.get();
+    track(result.updates());
+    return result;
+  }
+
+  private List<ContainerUpdate> synchronizeTracked() {
+    List<ContainerUpdate> updates = policy.synchronize(new ArrayList<>(pods.values()), new ArrayList<>(containers.values()));
+    track(updates);
+    return updates;
+  }
+
+  private void track(List<ContainerUpdate> updates) {
+    for (ContainerUpdate update : updates) {
+      containers.replaceAll((key, c) -> c.id().equals(update.containerId())
+          ? c.withResources(c.resources().overriddenBy(update.resources())) : c);
+    }
+  }
+
+  private PolicySettings read(JsonNode config) {
+    PolicySettings read = PolicySettings.read(config, Policies.ALL.keySet(), topology);
+    KubeletCpuManager.checkCompatible(read.active(), kubeletState);
+    return read;
+  }
+
+  private AdjustmentPlugin build(PolicySettings next) {
+    return Policies.ALL.get(next.active()).factory()
+        .create(next, topology, new PrefixedStore(store, next.active() + "/"));
+  }
+}

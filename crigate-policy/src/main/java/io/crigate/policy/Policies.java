@@ -1,0 +1,41 @@
+package io.crigate.policy;
+
+import io.crigate.spi.DurableStore;
+import io.crigate.spi.adjust.AdjustmentPlugin;
+import io.crigate.topology.CpuTopology;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Every policy crigate offers, by name: the one explicit registry (no classpath scanning). */
+public final class Policies {
+
+  /** Builds one policy from its settings. */
+  @FunctionalInterface
+  interface Factory {
+    AdjustmentPlugin create(PolicySettings settings, CpuTopology topology, DurableStore store);
+  }
+
+  record Entry(String description, Factory factory) {}
+
+  static final Map<String, Entry> ALL = registry();
+
+  private Policies() {}
+
+  /** Policy name → one-line description, in the order {@code crigate policies} lists them. */
+  public static Map<String, String> descriptions() {
+    Map<String, String> out = new LinkedHashMap<>();
+    ALL.forEach((name, entry) -> out.put(name, entry.description()));
+    return out;
+  }
+
+  private static Map<String, Entry> registry() {
+    Map<String, Entry> all = new LinkedHashMap<>();
+    all.put("none", new Entry("the default: nothing is changed; containers pinned before get every CPU again",
+        (settings, topology, store) -> new NonePolicy(topology)));
+    all.put("static", new Entry("kubelet CPU manager static semantics: exclusive whole CPUs for Guaranteed containers with integer requests, a shared pool for the rest",
+        (settings, topology, store) -> new StaticPolicy("static", false, topology, settings.reservedCpus(), store)));
+    all.put("static-plus", new Entry("static, plus isolated CPUs first for single-CPU exclusive containers and an annotation that lets Burstable containers opt in",
+        (settings, topology, store) -> new StaticPolicy("static-plus", true, topology, settings.reservedCpus(), store)));
+    return all;
+  }
+}

@@ -1,0 +1,55 @@
+package io.crigate.policy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.spi.CrigateException;
+import io.crigate.topology.CpuSet;
+import io.crigate.topology.CpuTopology;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The {@code policy} configuration section: which policy is active and its settings. Every problem
+ * is an {@link CrigateException.InvalidArgument} naming the field.
+ *
+ * @param active the policy's name
+ * @param reservedCpus CPUs kept for system and kube daemons: never exclusive, always in the shared pool
+ * @param sysfsRoot where topology is discovered
+ */
+public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot) {
+
+  static final Set<String> KEYS = Set.of("active", "reservedCpus", "sysfsRoot", "configFile");
+
+  public static PolicySettings read(JsonNode node, Set<String> known, CpuTopology topology) {
+    node.fieldNames().forEachRemaining(key -> {
+      if (!KEYS.contains(key)) {
+        throw invalid("policy.%s is not a known setting (known: %s)".formatted(key, String.join(", ", List.copyOf(new java.util.TreeSet<>(KEYS)))));
+      }
+    });
+    String active = node.path("active").asText("none");
+    if (!known.contains(active)) {
+      throw invalid("policy.active: unknown policy '%s' (known: %s)".formatted(active, String.join(", ", new java.util.TreeSet<>(known))));
+    }
+    CpuSet reserved;
+    try {
+      reserved = CpuSet.parse(node.path("reservedCpus").asText(""));
+    } catch (IllegalArgumentException e) {
+      throw invalid("policy.reservedCpus: " + e.getMessage());
+    }
+    if (!topology.online().containsAll(reserved)) {
+      throw invalid("policy.reservedCpus: %s includes CPUs that are not online (online: %s)".formatted(reserved, topology.online()));
+    }
+    if (reserved.equals(topology.online())) {
+      throw invalid("policy.reservedCpus: reserving every CPU (%s) leaves none to allocate".formatted(reserved));
+    }
+    return new PolicySettings(active, reserved, sysfsRoot(node));
+  }
+
+  public static Path sysfsRoot(JsonNode node) {
+    return Path.of(node.path("sysfsRoot").asText("/sys"));
+  }
+
+  private static CrigateException.InvalidArgument invalid(String message) {
+    return new CrigateException.InvalidArgument(message);
+  }
+}
