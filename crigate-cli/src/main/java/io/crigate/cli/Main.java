@@ -24,6 +24,7 @@ public final class Main {
     cli.addSubcommand(new io.crigate.cli.ctl.CtlCommand());
     cli.addSubcommand(new SimulateCommand());
     cli.addSubcommand(new ExtenderCommand());
+    cli.addSubcommand(new PoliciesCommand());
     cli.setParameterExceptionHandler(Main::usageError);
     return cli;
   }

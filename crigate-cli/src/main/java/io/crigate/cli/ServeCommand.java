@@ -73,7 +73,8 @@ final class ServeCommand implements Callable<Integer> {
       gatewayConfig = ConfigLoader.load(new ConfigFlags(config, socket, stateDir, remoteRuntimeEndpoints, dump,
           dumpFile, dumpFormat, dumpRedactEnv, logLevel));
       applyLogLevel(gatewayConfig.logLevel());
-      gateway = Gateway.start(gatewayConfig, Backends.factories(), LayerAwareImages.factory(gatewayConfig.images()));
+      gateway = Gateway.start(gatewayConfig, Backends.factories(), LayerAwareImages.factory(gatewayConfig.images()),
+          AdjustmentPluginsConfig.of(gatewayConfig));
     } catch (CrigateException.InvalidArgument e) {
       err.println("crigate serve: " + e.getMessage());
       return EXIT_BAD_CONFIG;

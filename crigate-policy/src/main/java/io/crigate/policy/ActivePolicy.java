@@ -37,6 +37,7 @@ public final class ActivePolicy implements AdjustmentPlugin {
   private final Path kubeletState;
   private final Map<String, PodContext> pods = new LinkedHashMap<>();
   private final Map<ContainerKey, ContainerContext> containers = new LinkedHashMap<>();
+  private final List<AutoCloseable> closeWith = new ArrayList<>();
   private PolicySettings settings;
   private AdjustmentPlugin policy;
 
@@ -138,9 +139,23 @@ public final class ActivePolicy implements AdjustmentPlugin {
     return tracked(() -> policy.removeContainer(pod, container));
   }
 
+  /** Something that lives as long as this plugin, such as the watch of its live file. */
+  synchronized void closeWith(AutoCloseable resource) {
+    closeWith.add(resource);
+  }
+
   @Override
-  public synchronized void close() {
-    policy.close();
+  public void close() {
+    for (AutoCloseable resource : closeWith) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        log.warn("closing {}", resource, e);
+      }
+    }
+    synchronized (this) {
+      policy.close();
+    }
   }
 
   private PluginResult tracked(Supplier<PluginResult> call) {

@@ -13,8 +13,9 @@ final class ConfigKeys {
   static final String BACKENDS = "backends";
   static final String DUMP = "dump";
   static final String IMAGES = "images";
+  static final String POLICY = "policy";
   static final List<String> TOP_LEVEL = List.of(SOCKET, SOCKET_GROUP, MAX_CALLS_PER_CONNECTION, STATE_DIR,
-      LOG_LEVEL, BACKENDS, DUMP, IMAGES);
+      LOG_LEVEL, BACKENDS, DUMP, IMAGES, POLICY);
 
   static final String NAME = "name";
   static final String TYPE = "type";

@@ -46,9 +46,13 @@ final class ConfigReader {
     if (!images.isMissingNode() && !images.isObject()) {
       throw invalid("'%s' must be a mapping".formatted(ConfigKeys.IMAGES));
     }
+    JsonNode policy = root.path(ConfigKeys.POLICY);
+    if (!policy.isMissingNode() && !policy.isObject()) {
+      throw invalid("'%s' must be a mapping".formatted(ConfigKeys.POLICY));
+    }
     Optional<String> socketGroup = Optional.ofNullable(text(root, ConfigKeys.SOCKET_GROUP, null));
     int maxCalls = positiveInt(root, ConfigKeys.MAX_CALLS_PER_CONNECTION, GatewayConfig.DEFAULT_MAX_CALLS_PER_CONNECTION);
-    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images, socketGroup, maxCalls);
+    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images, socketGroup, maxCalls, policy);
   }
 
   private static Path socket(String text) {
