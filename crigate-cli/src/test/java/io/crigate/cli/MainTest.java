@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import picocli.CommandLine;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -25,5 +26,19 @@ class MainTest {
     assertThat(exit).isEqualTo(2);
     assertThat(err.toString()).contains(problem).contains(hint).doesNotContain("Usage:");
     assertThat(err.toString().lines().count()).isLessThanOrEqualTo(5);
+  }
+
+  @Test
+  void policiesListsEachPolicyWithWhatItDoes() {
+    CommandLine cli = Main.commandLine();
+    StringWriter out = new StringWriter();
+    cli.setOut(new PrintWriter(out));
+
+    int exit = cli.execute("policies");
+
+    assertThat(exit).isZero();
+    assertThat(out.toString().lines().map(line -> line.split("\\s+")[0]))
+        .containsExactly("none", "static", "static-plus");
+    assertThat(out.toString()).contains("exclusive");
   }
 }

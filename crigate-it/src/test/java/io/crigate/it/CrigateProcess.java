@@ -19,6 +19,8 @@ import java.util.concurrent.TimeUnit;
 final class CrigateProcess implements AutoCloseable {
 
   private static final Duration STARTUP = Duration.ofSeconds(90);
+  /** Stands for the work directory in a configuration, which is only known once the test class starts. */
+  static final String WORK_DIR = "${WORK_DIR}";
 
   private final Path repository;
   private final Path workDir;
@@ -38,7 +40,7 @@ final class CrigateProcess implements AutoCloseable {
 
   /**
    * Starts crigate routing each {@code handler:endpoint} of {@code backends}, with {@code configYaml},
-   * when not empty, as its {@code --config} file, and waits until it serves.
+   * when not empty, as its {@code --config} file ({@link #WORK_DIR} replaced), and waits until it serves.
    */
   static CrigateProcess start(Path workDir, List<String> backends, String configYaml) {
     CrigateProcess crigate = new CrigateProcess(Infra.repositoryRoot(), workDir, backends, configYaml);
@@ -97,7 +99,7 @@ final class CrigateProcess implements AutoCloseable {
           "--state-dir", stateDir().toString(),
           "--remote-runtime-endpoints", String.join(",", backends)));
       if (!configYaml.isEmpty()) {
-        Path config = Files.writeString(workDir.resolve("crigate.yaml"), configYaml);
+        Path config = Files.writeString(workDir.resolve("crigate.yaml"), configYaml.replace(WORK_DIR, workDir.toString()));
         command.addAll(List.of("--config", config.toString()));
       }
       process = new ProcessBuilder(command)

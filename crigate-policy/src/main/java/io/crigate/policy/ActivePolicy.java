@@ -1,6 +1,7 @@
 package io.crigate.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
@@ -11,10 +12,10 @@ import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
 import io.crigate.topology.CpuTopology;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -34,26 +35,26 @@ public final class ActivePolicy implements AdjustmentPlugin {
   private final CpuTopology topology;
   private final DurableStore store;
   private final ContainerUpdater updater;
-  private final Path kubeletState;
   private final Map<String, PodContext> pods = new LinkedHashMap<>();
   private final Map<ContainerKey, ContainerContext> containers = new LinkedHashMap<>();
   private final List<AutoCloseable> closeWith = new ArrayList<>();
+  private PolicyLayers layers;
   private PolicySettings settings;
   private AdjustmentPlugin policy;
 
-  ActivePolicy(CpuTopology topology, DurableStore store, ContainerUpdater updater, Path kubeletState, JsonNode config) {
+  ActivePolicy(CpuTopology topology, DurableStore store, ContainerUpdater updater, PolicyLayers layers) {
     this.topology = topology;
     this.store = store;
     this.updater = updater;
-    this.kubeletState = kubeletState;
-    this.settings = read(config);
+    this.layers = layers;
+    this.settings = read(layers.merged());
     this.policy = build(settings);
   }
 
-  /** Builds the plugin for the {@code policy} section, discovering topology under its {@code sysfsRoot}. */
-  public static ActivePolicy create(JsonNode config, DurableStore store, ContainerUpdater updater) {
-    CpuTopology topology = io.crigate.topology.Sysfs.discover(PolicySettings.sysfsRoot(config));
-    return new ActivePolicy(topology, store, updater, KubeletCpuManager.DEFAULT_STATE, config);
+  /** Builds the plugin for its configuration, discovering topology under its {@code sysfsRoot}. */
+  static ActivePolicy create(PolicyLayers layers, DurableStore store, ContainerUpdater updater) {
+    CpuTopology topology = io.crigate.topology.Sysfs.discover(PolicySettings.sysfsRoot(layers.merged()));
+    return new ActivePolicy(topology, store, updater, layers);
   }
 
   @Override
@@ -66,23 +67,45 @@ public final class ActivePolicy implements AdjustmentPlugin {
   }
 
   /**
-   * Applies a new {@code policy} section. A bad one throws {@link io.crigate.spi.CrigateException}
-   * naming the field, and the running policy stays.
+   * Puts {@code overlay} in place as {@code layer}'s configuration and applies the result. A bad one
+   * throws {@link io.crigate.spi.CrigateException} naming the field, and the running configuration
+   * (every layer as it was) stays.
    *
    * @return the updates that failed to apply
    */
-  public List<ContainerUpdate> reconfigure(JsonNode config) {
+  public List<ContainerUpdate> reconfigure(ConfigLayer layer, JsonNode overlay) {
+    if (!overlay.isObject()) {
+      throw new CrigateException.InvalidArgument(
+          "the %s policy configuration must be a mapping of policy settings".formatted(layer.name().toLowerCase(Locale.ROOT)));
+    }
+    for (String key : PolicySettings.START_ONLY) {
+      if (overlay.has(key)) {
+        throw new CrigateException.InvalidArgument("policy.%s is read at start only; set it in crigate's configuration, not the %s source"
+            .formatted(key, layer.name().toLowerCase(Locale.ROOT)));
+      }
+    }
+    return apply(layers.with(layer, overlay));
+  }
+
+  /** Drops {@code layer}'s configuration (its ConfigMap or file is gone) and applies what remains. */
+  public List<ContainerUpdate> clear(ConfigLayer layer) {
+    return apply(layers.without(layer));
+  }
+
+  private List<ContainerUpdate> apply(PolicyLayers next) {
     List<ContainerUpdate> updates;
     synchronized (this) {
-      PolicySettings next = read(config);
-      if (next.equals(settings)) {
+      PolicySettings nextSettings = read(next.merged());
+      if (nextSettings.equals(settings)) {
+        layers = next;
         return List.of();
       }
-      AdjustmentPlugin replacement = build(next);
-      log.info("switching policy {} -> {} ({} containers replanned)", settings.active(), next.active(), containers.size());
+      AdjustmentPlugin replacement = build(nextSettings);
+      layers = next;
+      log.info("switching policy {} -> {} ({} containers replanned)", settings.active(), nextSettings.active(), containers.size());
       policy.close();
       policy = replacement;
-      settings = next;
+      settings = nextSettings;
       updates = synchronizeTracked();
     }
     return updater.update(updates);
@@ -139,8 +162,8 @@ public final class ActivePolicy implements AdjustmentPlugin {
     return tracked(() -> policy.removeContainer(pod, container));
   }
 
-  /** Something that lives as long as this plugin, such as the watch of its live file. */
-  synchronized void closeWith(AutoCloseable resource) {
+  /** Something that lives as long as this plugin, such as the watch of a live configuration source. */
+  public synchronized void closeWith(AutoCloseable resource) {
     closeWith.add(resource);
   }
 
@@ -179,7 +202,7 @@ public final class ActivePolicy implements AdjustmentPlugin {
 
   private PolicySettings read(JsonNode config) {
     PolicySettings read = PolicySettings.read(config, Policies.ALL.keySet(), topology);
-    KubeletCpuManager.checkCompatible(read.active(), kubeletState);
+    KubeletCpuManager.checkCompatible(read.active(), read.kubeletCpuManagerState());
     return read;
   }
 

@@ -9,7 +9,6 @@ import java.util.regex.Pattern;
 /** Refuses a pinning policy while the kubelet's own CPU manager pins too: two owners of one cpuset fight. */
 final class KubeletCpuManager {
 
-  static final Path DEFAULT_STATE = Path.of("/var/lib/kubelet/cpu_manager_state");
   private static final Pattern STATIC = Pattern.compile("\"policyName\"\\s*:\\s*\"static\"");
 
   private KubeletCpuManager() {}
@@ -21,7 +20,8 @@ final class KubeletCpuManager {
     try {
       if (STATIC.matcher(Files.readString(stateFile)).find()) {
         throw new CrigateException.FailedPrecondition(("policy '%s' cannot run while the kubelet CPU manager uses the static "
-            + "policy (%s): restart the kubelet with --cpu-manager-policy=none and remove that file, or keep crigate's policy 'none'")
+            + "policy (%s): restart the kubelet with --cpu-manager-policy=none and remove that file, or keep crigate's policy "
+            + "'none' (policy.kubeletCpuManagerState names another state file)")
             .formatted(policy, stateFile));
       }
     } catch (IOException e) {

@@ -1,7 +1,6 @@
 package io.crigate.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.PluginInitContext;
 import java.nio.file.Path;
 
@@ -14,14 +13,14 @@ public final class PolicyPlugin {
   private PolicyPlugin() {}
 
   /** @throws io.crigate.spi.CrigateException.InvalidArgument naming the field of a bad section */
-  public static AdjustmentPlugin create(JsonNode section, PluginInitContext context) {
+  public static ActivePolicy create(JsonNode section, PluginInitContext context) {
     String configFile = section.path("configFile").asText("");
     if (configFile.isEmpty()) {
-      return ActivePolicy.create(section, context.store(), context.updater());
+      return ActivePolicy.create(PolicyLayers.of(section), context.store(), context.updater());
     }
     Path file = Path.of(configFile);
-    ActivePolicy policy = ActivePolicy.create(PolicyFile.merged(file, section), context.store(), context.updater());
-    policy.closeWith(PolicyFile.watch(file, section, policy::reconfigure));
+    ActivePolicy policy = ActivePolicy.create(PolicyFile.layered(file, PolicyLayers.of(section)), context.store(), context.updater());
+    policy.closeWith(PolicyFile.watch(file, policy));
     return policy;
   }
 }

@@ -15,10 +15,15 @@ import java.util.Set;
  * @param active the policy's name
  * @param reservedCpus CPUs kept for system and kube daemons: never exclusive, always in the shared pool
  * @param sysfsRoot where topology is discovered
+ * @param kubeletCpuManagerState the kubelet CPU manager's state file, checked before a pinning policy starts
  */
-public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot) {
+public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState) {
 
-  static final Set<String> KEYS = Set.of("active", "reservedCpus", "sysfsRoot", "configFile");
+  static final Set<String> KEYS = Set.of("active", "reservedCpus", "sysfsRoot", "configFile", "kubeletCpuManagerState",
+      "kubernetes");
+  /** Read once at start (where to look, what the machine is), so a live source may not change them. */
+  static final Set<String> START_ONLY = Set.of("sysfsRoot", "configFile", "kubernetes");
+  static final Path DEFAULT_KUBELET_STATE = Path.of("/var/lib/kubelet/cpu_manager_state");
 
   public static PolicySettings read(JsonNode node, Set<String> known, CpuTopology topology) {
     node.fieldNames().forEachRemaining(key -> {
@@ -42,7 +47,8 @@ public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot)
     if (reserved.equals(topology.online())) {
       throw invalid("policy.reservedCpus: reserving every CPU (%s) leaves none to allocate".formatted(reserved));
     }
-    return new PolicySettings(active, reserved, sysfsRoot(node));
+    Path kubeletState = Path.of(node.path("kubeletCpuManagerState").asText(DEFAULT_KUBELET_STATE.toString()));
+    return new PolicySettings(active, reserved, sysfsRoot(node), kubeletState);
   }
 
   public static Path sysfsRoot(JsonNode node) {

@@ -61,7 +61,7 @@ final class StaticPolicy implements AdjustmentPlugin {
     this.store = store;
     store.entries().forEach((key, value) -> {
       if (key.startsWith(EXCLUSIVE)) {
-        exclusive.put(parseKey(key.substring(EXCLUSIVE.length())), CpuSet.parse(new String(value, StandardCharsets.UTF_8)));
+        exclusive.put(ContainerKeys.parse(key.substring(EXCLUSIVE.length())), CpuSet.parse(new String(value, StandardCharsets.UTF_8)));
       }
     });
   }
@@ -192,7 +192,7 @@ final class StaticPolicy implements AdjustmentPlugin {
     int count = (int) (container.requirements().defaulted().cpuRequestMilli() / 1000);
     CpuSet free = sharedPool().minus(reserved);
     CpuSet cpus;
-    CpuSet freeIsolated = topology.isolated().minus(allocated());
+    CpuSet freeIsolated = topology.isolated().minus(allocated()).minus(reserved);
     if (plus && count == 1 && !freeIsolated.isEmpty()) {
       cpus = allocator.allocate(freeIsolated, 1);
     } else {
@@ -228,11 +228,5 @@ final class StaticPolicy implements AdjustmentPlugin {
 
   private LinuxResources pin(CpuSet cpus) {
     return LinuxResources.builder().cpusetCpus(cpus.toString()).cpusetMems(topology.nodesOf(cpus).toString()).build();
-  }
-
-  private static ContainerKey parseKey(String text) {
-    int last = text.lastIndexOf('/');
-    int middle = text.lastIndexOf('/', last - 1);
-    return new ContainerKey(text.substring(0, middle), text.substring(middle + 1, last), Integer.parseInt(text.substring(last + 1)));
   }
 }

@@ -105,6 +105,14 @@ class StaticPolicyTest {
   }
 
   @Test
+  void staticPlusNeverHandsOutAReservedIsolatedCpu() {
+    // 6 is isolated but reserved: the single-CPU container takes the other isolated one, 7
+    StaticPolicy policy = policy("1-socket-8-core-isolated-6-7", "0,6", true);
+    PluginResult result = policy.createContainer(pod("p", QosClass.GUARANTEED, Map.of()), container("p", "app", 1000));
+    assertThat(result.adjustment().resources().cpusetCpus()).contains("7");
+  }
+
+  @Test
   void thePoolShrinksAndGrowsWithUpdatesToSharedContainers() {
     StaticPolicy policy = policy("1-socket-4-core-nosmt", "0", false);
     PodContext burstable = pod("b", QosClass.BURSTABLE, Map.of());

@@ -1,0 +1,42 @@
+package io.crigate.policy.kube;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.spi.CrigateException;
+import java.util.Optional;
+
+/**
+ * The {@code policy.kubernetes} section: where this node's policy ConfigMaps live.
+ *
+ * <pre>
+ * policy:
+ *   kubernetes:
+ *     namespace: kube-system              # default
+ *     node: node-1                        # default: the NODE_NAME environment variable
+ *     groupLabel: crigate.io/config-group # default; the node label naming its group
+ * </pre>
+ *
+ * @param namespace where the {@code crigate-config.*} ConfigMaps are
+ * @param node this node's name: its own ConfigMap, its group label, and where rejections are posted
+ * @param groupLabel the node label whose value names the node's group
+ */
+public record ClusterPolicySettings(String namespace, String node, String groupLabel) {
+
+  static final String SECTION = "kubernetes";
+
+  /** Empty when the section is absent: configuration then comes from files only. */
+  public static Optional<ClusterPolicySettings> read(JsonNode policySection, String nodeNameFromEnvironment) {
+    JsonNode node = policySection.path(SECTION);
+    if (node.isMissingNode()) {
+      return Optional.empty();
+    }
+    if (!node.isObject()) {
+      throw new CrigateException.InvalidArgument("policy.kubernetes must be a mapping (namespace, node, groupLabel)");
+    }
+    String nodeName = node.path("node").asText(nodeNameFromEnvironment == null ? "" : nodeNameFromEnvironment);
+    if (nodeName.isEmpty()) {
+      throw new CrigateException.InvalidArgument("policy.kubernetes.node: no node name (set it, or the NODE_NAME environment variable)");
+    }
+    return Optional.of(new ClusterPolicySettings(node.path("namespace").asText("kube-system"), nodeName,
+        node.path("groupLabel").asText("crigate.io/config-group")));
+  }
+}

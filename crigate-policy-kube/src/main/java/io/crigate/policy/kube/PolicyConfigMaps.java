@@ -1,0 +1,167 @@
+package io.crigate.policy.kube;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.crigate.policy.ActivePolicy;
+import io.crigate.policy.ConfigLayer;
+import io.crigate.spi.CrigateException;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link ConfigLayer#CLUSTER} layer of the policy configuration: informers on this node and on
+ * the ConfigMaps of its namespace; whenever either changes, the most specific
+ * {@code crigate-config.*} ConfigMap ({@link ConfigMapNames}) is applied, or the layer is dropped
+ * when none exists. A configuration the policy rejects is logged and posted as a Warning Event on
+ * the node; the previous configuration stays active.
+ */
+public final class PolicyConfigMaps implements AutoCloseable {
+
+  /** The ConfigMap data key holding the policy section as YAML. */
+  public static final String DATA_KEY = "policy";
+  private static final Logger log = LoggerFactory.getLogger(PolicyConfigMaps.class);
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final Duration RESYNC = Duration.ofMinutes(1);
+  private static final Duration FIRST_SYNC = Duration.ofSeconds(10);
+
+  private final ClusterPolicySettings settings;
+  private final ActivePolicy policy;
+  private final NodeEvents events;
+  private SharedIndexInformer<Node> nodes;
+  private SharedIndexInformer<ConfigMap> configMaps;
+  /** What was last decided on, so informer resyncs neither reapply nor repost: name@resourceVersion. */
+  private String lastSeen = "";
+
+  private PolicyConfigMaps(ClusterPolicySettings settings, ActivePolicy policy, NodeEvents events) {
+    this.settings = settings;
+    this.policy = policy;
+    this.events = events;
+  }
+
+  /**
+   * Starts following the ConfigMaps; the chosen one, if any, is applied before this returns unless
+   * the API server cannot be read within {@link #FIRST_SYNC}.
+   */
+  public static PolicyConfigMaps start(KubernetesClient client, ClusterPolicySettings settings, ActivePolicy policy) {
+    PolicyConfigMaps source = new PolicyConfigMaps(settings, policy, new NodeEvents(client, Clock.systemUTC()));
+    ResourceEventHandler<Object> onChange = new ResourceEventHandler<>() {
+      @Override
+      public void onAdd(Object obj) {
+        source.reevaluate();
+      }
+
+      @Override
+      public void onUpdate(Object oldObj, Object newObj) {
+        source.reevaluate();
+      }
+
+      @Override
+      public void onDelete(Object obj, boolean deletedFinalStateUnknown) {
+        source.reevaluate();
+      }
+    };
+    source.nodes = client.nodes().withName(settings.node()).runnableInformer(RESYNC.toMillis());
+    source.nodes.addEventHandler(cast(onChange));
+    source.configMaps = client.configMaps().inNamespace(settings.namespace()).runnableInformer(RESYNC.toMillis());
+    source.configMaps.addEventHandler(cast(onChange));
+    try {
+      CompletableFuture.allOf(source.nodes.start().toCompletableFuture(), source.configMaps.start().toCompletableFuture())
+          .get(FIRST_SYNC.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      // The informers keep retrying; the first event or resync after they synced applies the ConfigMap.
+      log.warn("policy ConfigMaps not read within {} s ({}); running with the local configuration until they are",
+          FIRST_SYNC.toSeconds(), e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    source.reevaluate();
+    log.info("policy configuration follows ConfigMaps {} in namespace {}",
+        source.names().inPrecedence(), settings.namespace());
+    return source;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> ResourceEventHandler<T> cast(ResourceEventHandler<Object> handler) {
+    return (ResourceEventHandler<T>) handler;
+  }
+
+  synchronized void reevaluate() {
+    if (!nodes.hasSynced() || !configMaps.hasSynced()) {
+      return; // half-filled caches could pick a less specific ConfigMap for a moment
+    }
+    Optional<ConfigMap> chosen = names().inPrecedence().stream()
+        .map(name -> configMaps.getStore().getByKey(settings.namespace() + "/" + name))
+        .filter(Objects::nonNull)
+        .findFirst();
+    String seen = chosen.map(cm -> cm.getMetadata().getName() + "@" + cm.getMetadata().getResourceVersion()).orElse("");
+    if (seen.equals(lastSeen)) {
+      return;
+    }
+    lastSeen = seen;
+    try {
+      if (chosen.isEmpty()) {
+        log.info("no crigate-config ConfigMap for node {}; the cluster layer is dropped", settings.node());
+        policy.clear(ConfigLayer.CLUSTER);
+      } else {
+        ConfigMap cm = chosen.get();
+        policy.reconfigure(ConfigLayer.CLUSTER, section(cm));
+        log.info("policy configuration from ConfigMap {}/{} applied (policy {})",
+            settings.namespace(), cm.getMetadata().getName(), policy.active());
+      }
+    } catch (CrigateException e) {
+      String from = chosen.map(cm -> "ConfigMap %s/%s".formatted(settings.namespace(), cm.getMetadata().getName()))
+          .orElse("dropping the cluster configuration");
+      String message = "%s rejected, the previous policy configuration stays active: %s".formatted(from, e.getMessage());
+      log.error(message);
+      events.warn(settings.node(), node(), NodeEvents.REJECTED, message);
+    }
+  }
+
+  private ConfigMapNames names() {
+    Node node = node();
+    Map<String, String> labels = node == null || node.getMetadata().getLabels() == null
+        ? Map.of() : node.getMetadata().getLabels();
+    return new ConfigMapNames(settings.node(), Optional.ofNullable(labels.get(settings.groupLabel())).filter(g -> !g.isEmpty()));
+  }
+
+  private Node node() {
+    return nodes.getStore().getByKey(settings.node());
+  }
+
+  private static JsonNode section(ConfigMap cm) {
+    String name = cm.getMetadata().getName();
+    String text = cm.getData() == null ? null : cm.getData().get(DATA_KEY);
+    if (text == null) {
+      throw new CrigateException.InvalidArgument("data.%s: ConfigMap %s has no '%s' key holding the policy settings"
+          .formatted(DATA_KEY, name, DATA_KEY));
+    }
+    try {
+      JsonNode section = YAML.readTree(text);
+      return section == null || section.isMissingNode() || section.isNull() ? YAML.createObjectNode() : section;
+    } catch (IOException e) {
+      throw new CrigateException.InvalidArgument("data.%s of ConfigMap %s is not YAML: %s".formatted(DATA_KEY, name, e.getMessage()));
+    }
+  }
+
+  @Override
+  public void close() {
+    configMaps.close();
+    nodes.close();
+  }
+}

@@ -1,0 +1,186 @@
+package io.crigate.policy.kube;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.crigate.policy.ActivePolicy;
+import io.crigate.policy.PolicyPlugin;
+import io.crigate.spi.DurableStore;
+import io.crigate.spi.adjust.PluginInitContext;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.crigate.topology.Fixtures;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Precedence, live switching and rejection on fabric8's mock API server in CRUD mode. */
+@EnableKubernetesMockClient(crud = true)
+class PolicyConfigMapsTest {
+
+  static final String NS = "kube-system";
+  static final String NODE = "node-1";
+  static final String GROUP_LABEL = "crigate.io/config-group";
+  static final Duration WAIT = Duration.ofSeconds(30);
+
+  KubernetesClient client;
+  KubernetesMockServer server;
+
+  @TempDir
+  Path dir;
+  ActivePolicy policy;
+  PolicyConfigMaps source;
+
+  @BeforeEach
+  void setUp() throws Exception {
+    client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE)
+        .withLabels(Map.of(GROUP_LABEL, "fast")).endMetadata().build()).create();
+    String section = """
+        active: none
+        reservedCpus: "0"
+        sysfsRoot: %s
+        kubeletCpuManagerState: %s
+        """.formatted(fixture("1-socket-4-core-nosmt"), dir.resolve("absent"));
+    policy = PolicyPlugin.create(new ObjectMapper(new YAMLFactory()).readTree(section),
+        new PluginInitContext("policy", null, dir, new MemoryStore(), updates -> List.of(), Clock.systemUTC()));
+  }
+
+  @AfterEach
+  void tearDown() {
+    if (source != null) {
+      source.close();
+    }
+    policy.close();
+  }
+
+  /** A copy on the default file system: the policy takes its sysfs root as a path string. */
+  Path fixture(String name) throws Exception {
+    Path from = Fixtures.root(name);
+    Path to = dir.resolve("sysfs");
+    try (var paths = Files.walk(from)) {
+      for (Path p : paths.toList()) {
+        Path target = to.resolve(from.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+    return to;
+  }
+
+  void configMap(String name, String policyYaml) {
+    client.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata()
+        .withData(Map.of(PolicyConfigMaps.DATA_KEY, policyYaml)).build()).createOr(existing -> existing.update());
+  }
+
+  void start() {
+    source = PolicyConfigMaps.start(client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy);
+  }
+
+  void awaitActive(String name) {
+    await("policy " + name).atMost(WAIT).until(() -> policy.active().equals(name));
+  }
+
+  @Test
+  void theMostSpecificConfigMapWinsAndChangesApplyLive() {
+    configMap("crigate-config.default", "active: static");
+    configMap("crigate-config.group.slow", "active: static-plus"); // another group's: never read
+    start();
+    // applied before start returns
+    assertThat(policy.active()).isEqualTo("static");
+
+    configMap("crigate-config.group.fast", "active: static-plus");
+    awaitActive("static-plus");
+
+    configMap("crigate-config.node." + NODE, "active: none");
+    awaitActive("none");
+
+    client.configMaps().inNamespace(NS).withName("crigate-config.node." + NODE).delete();
+    awaitActive("static-plus");
+
+    // the node moves to a group without a ConfigMap: the default applies
+    client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().addToLabels(GROUP_LABEL, "slower").endMetadata().build());
+    awaitActive("static");
+
+    client.configMaps().inNamespace(NS).withName("crigate-config.default").delete();
+    awaitActive("none"); // the main configuration's section again
+  }
+
+  @Test
+  void aBadConfigMapIsRejectedNamingTheFieldPostedOnTheNodeAndThePreviousStays() {
+    configMap("crigate-config.default", "active: static");
+    start();
+    assertThat(policy.active()).isEqualTo("static");
+
+    configMap("crigate-config.group.fast", "active: static-plus\nreservedCpus: \"0-3\"");
+
+    await("a warning event on the node").atMost(WAIT).until(() -> !events().isEmpty());
+    Event event = events().getFirst();
+    assertThat(event.getType()).isEqualTo("Warning");
+    assertThat(event.getReason()).isEqualTo(NodeEvents.REJECTED);
+    assertThat(event.getMessage()).contains("crigate-config.group.fast").contains("policy.reservedCpus");
+    assertThat(event.getInvolvedObject().getName()).isEqualTo(NODE);
+    assertThat(policy.active()).isEqualTo("static");
+
+    configMap("crigate-config.group.fast", "active: static-plus");
+    awaitActive("static-plus");
+    assertThat(events()).hasSize(1);
+  }
+
+  @Test
+  void aConfigMapWithoutThePolicyKeyIsRejectedNamingTheKey() {
+    client.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata().withName("crigate-config.default")
+        .endMetadata().withData(Map.of("polcy", "active: static")).build()).create();
+    start();
+
+    assertThat(policy.active()).isEqualTo("none");
+    await().atMost(WAIT).until(() -> !events().isEmpty());
+    assertThat(events().getFirst().getMessage()).contains("data.policy");
+  }
+
+  List<Event> events() {
+    return client.v1().events().inNamespace(NodeEvents.NAMESPACE).list().getItems().stream()
+        .filter(e -> NODE.equals(e.getInvolvedObject().getName())).toList();
+  }
+
+  static final class MemoryStore implements DurableStore {
+    final Map<String, byte[]> entries = new TreeMap<>();
+
+    @Override
+    public void put(String key, byte[] value) {
+      entries.put(key, value);
+    }
+
+    @Override
+    public Optional<byte[]> get(String key) {
+      return Optional.ofNullable(entries.get(key));
+    }
+
+    @Override
+    public void remove(String key) {
+      entries.remove(key);
+    }
+
+    @Override
+    public Map<String, byte[]> entries() {
+      return new TreeMap<>(entries);
+    }
+  }
+}
