@@ -38,7 +38,7 @@ class MainTest {
 
     assertThat(exit).isZero();
     assertThat(out.toString().lines().map(line -> line.split("\\s+")[0]))
-        .containsExactly("none", "static", "static-plus");
+        .containsExactly("none", "static", "static-plus", "topology-aware");
     assertThat(out.toString()).contains("exclusive");
   }
 }

@@ -36,6 +36,8 @@ public final class Policies {
         (settings, topology, store) -> new StaticPolicy("static", false, topology, settings.reservedCpus(), store)));
     all.put("static-plus", new Entry("static, plus isolated CPUs first for single-CPU exclusive containers and an annotation that lets Burstable containers opt in",
         (settings, topology, store) -> new StaticPolicy("static-plus", true, topology, settings.reservedCpus(), store)));
+    all.put("topology-aware", new Entry("a pool tree (machine, sockets, dies, NUMA nodes): each container in the smallest pool that fits, exclusive CPUs for Guaranteed ones, memory follows the CPUs",
+        (settings, topology, store) -> new TopologyAwarePolicy(topology, settings.reservedCpus(), store)));
     return all;
   }
 }

@@ -1,0 +1,283 @@
+package io.crigate.policy;
+
+import io.crigate.policy.PoolTree.Pool;
+import io.crigate.spi.CrigateException;
+import io.crigate.spi.DurableStore;
+import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.AdjustmentPlugin;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.ContainerKey;
+import io.crigate.spi.adjust.ContainerUpdate;
+import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.PluginResult;
+import io.crigate.spi.adjust.PodContext;
+import io.crigate.spi.adjust.QosClass;
+import io.crigate.topology.CpuAllocator;
+import io.crigate.topology.CpuSet;
+import io.crigate.topology.CpuTopology;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Places each container in the smallest pool of the {@link PoolTree} that can hold it. A container
+ * of a Guaranteed pod with a whole-number CPU request gets that many CPUs of its pool for itself;
+ * every other container shares its pool's CPUs that are neither exclusive nor isolated. Memory
+ * nodes follow the CPUs. Among pools of one size the one with the most free shared capacity wins,
+ * which spreads containers. Exact rules: docs/policies.md.
+ */
+final class TopologyAwarePolicy implements AdjustmentPlugin {
+
+  /** nri-plugins' keys, so pods move between the two unchanged; {@code /container.<name>} and {@code /pod} scope them. */
+  static final String PREFER_ISOLATED = "prefer-isolated-cpus.resource-policy.nri.io";
+  static final String PREFER_SHARED = "prefer-shared-cpus.resource-policy.nri.io";
+  private static final Logger log = LoggerFactory.getLogger(TopologyAwarePolicy.class);
+  private static final String GRANT = "grant/";
+
+  /** Where a container was placed: its pool, its exclusive CPUs (empty when shared) and its shared request. */
+  record Grant(String pool, CpuSet exclusive, long sharedMilli) {
+    String encode() {
+      return pool + ";" + exclusive + ";" + sharedMilli;
+    }
+
+    static Grant decode(String text) {
+      String[] parts = text.split(";", -1);
+      return new Grant(parts[0], CpuSet.parse(parts[1]), Long.parseLong(parts[2]));
+    }
+  }
+
+  private final CpuTopology topology;
+  private final CpuAllocator allocator;
+  private final CpuSet reserved;
+  private final DurableStore store;
+  private final List<Pool> pools;
+  private final Map<ContainerKey, Grant> grants = new LinkedHashMap<>();
+  /** Runtime ids of placed containers, once known, with the CPUs they were last given. */
+  private final Map<ContainerKey, String> ids = new LinkedHashMap<>();
+  private final Map<ContainerKey, CpuSet> given = new LinkedHashMap<>();
+
+  TopologyAwarePolicy(CpuTopology topology, CpuSet reserved, DurableStore store) {
+    this.topology = topology;
+    this.allocator = new CpuAllocator(topology);
+    this.reserved = reserved;
+    this.store = store;
+    this.pools = PoolTree.build(topology);
+    store.entries().forEach((key, value) -> {
+      if (key.startsWith(GRANT)) {
+        grants.put(ContainerKeys.parse(key.substring(GRANT.length())), Grant.decode(new String(value, StandardCharsets.UTF_8)));
+      }
+    });
+  }
+
+  @Override
+  public String name() {
+    return "topology-aware";
+  }
+
+  Map<ContainerKey, Grant> grants() {
+    return Map.copyOf(grants);
+  }
+
+  /** The CPUs shared containers of {@code pool} run on. */
+  CpuSet sharedCpus(Pool pool) {
+    return pool.cpus().minus(exclusive()).minus(topology.isolated());
+  }
+
+  @Override
+  public List<ContainerUpdate> synchronize(List<PodContext> pods, List<ContainerContext> containers) {
+    Map<String, PodContext> podsById = new LinkedHashMap<>();
+    pods.forEach(pod -> podsById.put(pod.id(), pod));
+    List<ContainerKey> live = containers.stream().map(ContainerContext::key).toList();
+    for (ContainerKey key : List.copyOf(grants.keySet())) {
+      if (!live.contains(key)) {
+        release(key);
+      }
+    }
+    ids.clear();
+    given.clear();
+    for (ContainerContext c : containers) {
+      PodContext pod = podsById.get(c.podId());
+      if (!grants.containsKey(c.key()) && pod != null) {
+        try {
+          place(pod, c);
+        } catch (CrigateException.FailedPrecondition e) {
+          log.warn("container {} is not placed: {}", c.key(), e.getMessage());
+        }
+      }
+      if (grants.containsKey(c.key())) {
+        ids.put(c.key(), c.id());
+        // Never re-pinned without cause: what a container already runs on counts as given.
+        c.resources().cpusetCpus().ifPresent(cpus -> given.put(c.key(), CpuSet.parse(cpus)));
+      }
+    }
+    return changed();
+  }
+
+  @Override
+  public PluginResult createContainer(PodContext pod, ContainerContext container) {
+    Grant grant = place(pod, container);
+    CpuSet cpus = cpusOf(grant);
+    given.put(container.key(), cpus);
+    return new PluginResult(Adjustment.of(pin(cpus)), changed());
+  }
+
+  @Override
+  public PluginResult postCreateContainer(PodContext pod, ContainerContext container) {
+    if (grants.containsKey(container.key())) {
+      ids.put(container.key(), container.id());
+      return PluginResult.update(changed()); // a pool may have changed while this container was being created
+    }
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult updateContainerResources(PodContext pod, ContainerContext container, LinuxResources requested) {
+    Grant grant = grants.get(container.key());
+    return grant == null ? PluginResult.NONE : PluginResult.adjust(Adjustment.of(pin(cpusOf(grant))));
+  }
+
+  @Override
+  public PluginResult stopContainer(PodContext pod, ContainerContext container) {
+    return forget(container.key());
+  }
+
+  @Override
+  public PluginResult removeContainer(PodContext pod, ContainerContext container) {
+    return forget(container.key());
+  }
+
+  private PluginResult forget(ContainerKey key) {
+    if (!grants.containsKey(key)) {
+      return PluginResult.NONE;
+    }
+    release(key);
+    return PluginResult.update(changed());
+  }
+
+  private Grant place(PodContext pod, ContainerContext container) {
+    long request = container.requirements().defaulted().cpuRequestMilli();
+    boolean exclusive = pod.qosClass() == QosClass.GUARANTEED && container.requirements().hasIntegerCpuRequest()
+        && !Boolean.parseBoolean(pod.annotation(PREFER_SHARED, container.name(), "false"));
+    Grant grant = exclusive ? placeExclusive(pod, container, (int) (request / 1000)) : placeShared(request);
+    grants.put(container.key(), grant);
+    store.put(GRANT + container.key(), grant.encode().getBytes(StandardCharsets.UTF_8));
+    log.info("topology-aware: container {} placed in pool {} ({})", container.key(), grant.pool(),
+        grant.exclusive().isEmpty() ? "shared, %d mCPU".formatted(grant.sharedMilli()) : "exclusive CPUs " + grant.exclusive());
+    return grant;
+  }
+
+  private Grant placeShared(long milli) {
+    // Requests beyond every pool's capacity (an overcommitted node) still run: on the whole machine.
+    Pool pool = smallest(p -> !sharedCpus(p).isEmpty() && freeShared(p) >= milli).orElse(pools.getFirst());
+    return new Grant(pool.name(), CpuSet.EMPTY, milli);
+  }
+
+  private Grant placeExclusive(PodContext pod, ContainerContext container, int count) {
+    boolean isolated = Boolean.parseBoolean(pod.annotation(PREFER_ISOLATED, container.name(), String.valueOf(count == 1)));
+    if (isolated) {
+      Optional<Pool> pool = smallest(p -> freeIsolated(p).size() >= count);
+      if (pool.isPresent()) {
+        return new Grant(pool.get().name(), allocator.allocate(freeIsolated(pool.get()), count), 0);
+      }
+    }
+    for (Pool pool : bySize().toList()) {
+      CpuSet free = sharedCpus(pool).minus(reserved);
+      if (free.size() >= count) {
+        CpuSet cpus = allocator.allocate(free, count);
+        if (keepsSharedCpus(cpus)) {
+          return new Grant(pool.name(), cpus, 0);
+        }
+      }
+    }
+    throw refused(container, "%d exclusive CPUs".formatted(count));
+  }
+
+  /** Whether the machine and every pool with shared containers keep a CPU to run on after {@code taken}. */
+  private boolean keepsSharedCpus(CpuSet taken) {
+    if (sharedCpus(pools.getFirst()).minus(taken).isEmpty()) {
+      return false;
+    }
+    return grants.values().stream().filter(g -> g.exclusive().isEmpty())
+        .allMatch(g -> !sharedCpus(poolNamed(g.pool())).minus(taken).isEmpty());
+  }
+
+  private Optional<Pool> smallest(Predicate<Pool> fits) {
+    return bySize().filter(fits).findFirst();
+  }
+
+  /** Smallest pools first; among equals, the one with the most free shared capacity (spreading), then tree order. */
+  private Stream<Pool> bySize() {
+    return pools.stream()
+        .sorted(Comparator.comparingInt((Pool p) -> p.cpus().size()).thenComparing(Comparator.comparingLong(this::freeShared).reversed()));
+  }
+
+  private long freeShared(Pool pool) {
+    return sharedCpus(pool).size() * 1000L - sharedLoad(pool);
+  }
+
+  /** Shared requests placed in this pool or below it. */
+  private long sharedLoad(Pool pool) {
+    return grants.values().stream().filter(g -> g.exclusive().isEmpty() && pool.contains(poolNamed(g.pool())))
+        .mapToLong(Grant::sharedMilli).sum();
+  }
+
+  private CpuSet freeIsolated(Pool pool) {
+    return pool.cpus().intersect(topology.isolated()).minus(exclusive()).minus(reserved);
+  }
+
+  private CpuSet exclusive() {
+    return grants.values().stream().map(Grant::exclusive).reduce(CpuSet.EMPTY, CpuSet::union);
+  }
+
+  /** The CPUs container {@code key} is to run on now. */
+  CpuSet cpus(ContainerKey key) {
+    return cpusOf(grants.get(key));
+  }
+
+  private CpuSet cpusOf(Grant grant) {
+    return grant.exclusive().isEmpty() ? sharedCpus(poolNamed(grant.pool())) : grant.exclusive();
+  }
+
+  private Pool poolNamed(String name) {
+    // A pool recorded on another machine layout falls back to the root.
+    return pools.stream().filter(p -> p.name().equals(name)).findFirst().orElse(pools.getFirst());
+  }
+
+  /** Updates for every placed container with a known id whose CPUs are no longer what it was given. */
+  private List<ContainerUpdate> changed() {
+    List<ContainerUpdate> updates = new ArrayList<>();
+    ids.forEach((key, id) -> {
+      CpuSet now = cpusOf(grants.get(key));
+      if (!now.equals(given.get(key))) {
+        given.put(key, now);
+        updates.add(new ContainerUpdate(id, pin(now), grants.get(key).exclusive().isEmpty()));
+      }
+    });
+    return updates;
+  }
+
+  private void release(ContainerKey key) {
+    Grant grant = grants.remove(key);
+    ids.remove(key);
+    given.remove(key);
+    store.remove(GRANT + key);
+    log.info("topology-aware: container {} left pool {}", key, grant.pool());
+  }
+
+  private CrigateException.FailedPrecondition refused(ContainerContext container, String what) {
+    return new CrigateException.FailedPrecondition("topology-aware policy: no pool has %s for container %s (exclusive: %s, reserved: %s)"
+        .formatted(what, container.key(), exclusive(), reserved));
+  }
+
+  private LinuxResources pin(CpuSet cpus) {
+    return LinuxResources.builder().cpusetCpus(cpus.toString()).cpusetMems(topology.nodesOf(cpus).toString()).build();
+  }
+}
