@@ -40,7 +40,7 @@ class ActivePolicyTest {
   }
 
   ActivePolicy policy(String yaml) throws Exception {
-    return new ActivePolicy(Fixtures.topology(FIXTURE), new StaticPolicyTest.MemoryStore(), updates -> {
+    return new ActivePolicy(Fixtures.topology(FIXTURE), new MemoryStore(), updates -> {
       delivered.addAll(updates);
       return List.of();
     }, PolicyLayers.of(yaml(yaml + "\nkubeletCpuManagerState: " + dir.resolve("cpu_manager_state"))));
@@ -155,7 +155,7 @@ class ActivePolicyTest {
     Path file = dir.resolve("policy.yaml");
     JsonNode section = yaml("active: static\nreservedCpus: \"0\"\nkubeletCpuManagerState: " + dir.resolve("absent")
         + "\nconfigFile: " + file);
-    ActivePolicy policy = new ActivePolicy(Fixtures.topology(FIXTURE), new StaticPolicyTest.MemoryStore(), updates -> {
+    ActivePolicy policy = new ActivePolicy(Fixtures.topology(FIXTURE), new MemoryStore(), updates -> {
       delivered.addAll(updates);
       return List.of();
     }, PolicyFile.layered(file, PolicyLayers.of(section)));

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.spi.CrigateException;
-import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.ContainerKey;
 import io.crigate.spi.adjust.ContainerUpdate;
@@ -19,39 +18,13 @@ import io.crigate.topology.Fixtures;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class StaticPolicyTest {
-
-  static final class MemoryStore implements DurableStore {
-    final Map<String, byte[]> entries = new TreeMap<>();
-
-    @Override
-    public void put(String key, byte[] value) {
-      entries.put(key, value);
-    }
-
-    @Override
-    public Optional<byte[]> get(String key) {
-      return Optional.ofNullable(entries.get(key));
-    }
-
-    @Override
-    public void remove(String key) {
-      entries.remove(key);
-    }
-
-    @Override
-    public Map<String, byte[]> entries() {
-      return new TreeMap<>(entries);
-    }
-  }
 
   static PodContext pod(String id, QosClass qos, Map<String, String> annotations) {
     return new PodContext(id, id, "ns", "uid-" + id, qos, Map.of(), annotations, "", "", ResourceRequirements.NONE, Map.of());

@@ -31,7 +31,7 @@ class TopologyAwarePolicyTest {
       "2-socket-16-cpu-smt-offline-3-11");
 
   static TopologyAwarePolicy policy(String fixture, String reserved) {
-    return new TopologyAwarePolicy(Fixtures.topology(fixture), CpuSet.parse(reserved), new StaticPolicyTest.MemoryStore());
+    return new TopologyAwarePolicy(Fixtures.topology(fixture), CpuSet.parse(reserved), new MemoryStore());
   }
 
   @Test
@@ -122,7 +122,7 @@ class TopologyAwarePolicyTest {
 
   @Test
   void placementsSurviveARestartAndRunningContainersAreNotRepinned() {
-    StaticPolicyTest.MemoryStore store = new StaticPolicyTest.MemoryStore();
+    MemoryStore store = new MemoryStore();
     CpuTopology topology = Fixtures.topology(FOUR_NODES);
     TopologyAwarePolicy first = new TopologyAwarePolicy(topology, CpuSet.parse("0"), store);
     ContainerContext db = container("g", "db", 8000);

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.crigate.policy.ActivePolicy;
 import io.crigate.policy.PolicyPlugin;
-import io.crigate.spi.DurableStore;
+import io.crigate.policy.MemoryStore;
 import io.crigate.spi.adjust.PluginInitContext;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
@@ -22,8 +22,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.TreeMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -158,29 +156,5 @@ class PolicyConfigMapsTest {
   List<Event> events() {
     return client.v1().events().inNamespace(NodeEvents.NAMESPACE).list().getItems().stream()
         .filter(e -> NODE.equals(e.getInvolvedObject().getName())).toList();
-  }
-
-  static final class MemoryStore implements DurableStore {
-    final Map<String, byte[]> entries = new TreeMap<>();
-
-    @Override
-    public void put(String key, byte[] value) {
-      entries.put(key, value);
-    }
-
-    @Override
-    public Optional<byte[]> get(String key) {
-      return Optional.ofNullable(entries.get(key));
-    }
-
-    @Override
-    public void remove(String key) {
-      entries.remove(key);
-    }
-
-    @Override
-    public Map<String, byte[]> entries() {
-      return new TreeMap<>(entries);
-    }
   }
 }
