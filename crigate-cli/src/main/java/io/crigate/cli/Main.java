@@ -25,6 +25,7 @@ public final class Main {
     cli.addSubcommand(new SimulateCommand());
     cli.addSubcommand(new ExtenderCommand());
     cli.addSubcommand(new PoliciesCommand());
+    cli.addSubcommand(new WebhookCommand());
     cli.setParameterExceptionHandler(Main::usageError);
     return cli;
   }

@@ -15,7 +15,8 @@ class MainTest {
   @CsvSource(delimiter = '|', value = {
       "serve --bogus|crigate serve: Unknown option: '--bogus'|crigate serve --help",
       "serve --dump-formt=json|crigate serve: Unknown option: '--dump-formt=json'|--dump-format",
-      "simulate --seeds=many|crigate simulate: Invalid value for option '--seeds'|crigate simulate --help"})
+      "simulate --seeds=many|crigate simulate: Invalid value for option '--seeds'|crigate simulate --help",
+      "webhook --tls-cert=tls.crt|crigate webhook: Missing required option: '--tls-key=<key>'|crigate webhook --help"})
   void usageErrorsNameTheProblemInAFewLinesAndExit2(String line, String problem, String hint) {
     CommandLine cli = Main.commandLine();
     StringWriter err = new StringWriter();
