@@ -12,7 +12,9 @@ import io.crigate.spi.adjust.PluginInitContext;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.crigate.topology.Fixtures;
@@ -36,8 +38,10 @@ class PolicyConfigMapsTest {
   static final String GROUP_LABEL = "crigate.io/config-group";
   static final Duration WAIT = Duration.ofSeconds(30);
 
-  KubernetesClient client;
+  KubernetesClient mock;
   KubernetesMockServer server;
+  /** The mock's client with timeouts for a loaded CI machine (the default connect timeout is 10 s). */
+  KubernetesClient client;
 
   @TempDir
   Path dir;
@@ -46,6 +50,8 @@ class PolicyConfigMapsTest {
 
   @BeforeEach
   void setUp() throws Exception {
+    client = new KubernetesClientBuilder().withConfig(new ConfigBuilder(mock.getConfiguration())
+        .withConnectionTimeout(120_000).withRequestTimeout(120_000).build()).build();
     client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE)
         .withLabels(Map.of(GROUP_LABEL, "fast")).endMetadata().build()).create();
     String section = """
@@ -64,6 +70,7 @@ class PolicyConfigMapsTest {
       source.close();
     }
     policy.close();
+    client.close();
   }
 
   /** A copy on the default file system: the policy takes its sysfs root as a path string. */
