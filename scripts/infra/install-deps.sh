@@ -10,6 +10,8 @@ packages+=(apache2-utils)
 packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd slurm-wlm-jwt-plugin mariadb-server openssh-server openssh-client)
 # the slurm backend's podman image runner, run for real by PodmanRunnerIT
 packages+=(podman)
+# crigate-ttrpc's GoInteropIT and the ttrpc benchmark build containerd's Go ttrpc (GOPATH mode, Go 1.19)
+packages+=(golang-go golang-github-containerd-ttrpc-dev golang-gogoprotobuf-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

@@ -153,19 +153,6 @@ class TtrpcCallTest {
   }
 
   @Test
-  void serverSideDeadlineAnswersEvenWhenTheClientWaitsLonger() throws Exception {
-    // a raw timeout_nano with no client-side timer: only the server can end this call
-    TtrpcClient raw = TtrpcClient.connect(dir.resolve("ttrpc.sock"));
-    try {
-      CompletableFuture<byte[]> f = raw.callAsync(SVC, "Slow", new byte[0], CallOptions.timeout(Duration.ofMillis(100)));
-      assertThatThrownBy(f::join).hasCauseInstanceOf(TtrpcException.class);
-      assertThat(slowEnded.await(10, TimeUnit.SECONDS)).isTrue();
-    } finally {
-      raw.close();
-    }
-  }
-
-  @Test
   void callsOnOneConnectionRunConcurrently() {
     List<CompletableFuture<byte[]>> calls = IntStream.range(0, CONCURRENT)
         .mapToObj(i -> client.callAsync(SVC, "Gather", new byte[0], CallOptions.timeout(Duration.ofSeconds(60))))
