@@ -1,0 +1,114 @@
+package io.crigate.nri;
+
+import io.crigate.api.nri.v1alpha1.ContainerAdjustment;
+import io.crigate.spi.adjust.AdjustmentPlugin;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.ContainerUpdate;
+import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.PluginResult;
+import io.crigate.spi.adjust.PodContext;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Host mode as the engine sees it: one {@link AdjustmentPlugin} that hands every event to the
+ * external NRI plugins connected to crigate's {@link NriRuntime} and returns their merged answer.
+ * It sits in the same chain as crigate's own policies, so the proxy path of every backend (the
+ * Slurm one included) drives NRI plugins without knowing NRI.
+ */
+public final class NriHostedPlugins implements AdjustmentPlugin {
+
+  public static final String NAME = "nri";
+  private static final Logger LOG = LoggerFactory.getLogger(NriHostedPlugins.class);
+
+  private final NriRuntime runtime;
+
+  public NriHostedPlugins(NriRuntime runtime) {
+    this.runtime = runtime;
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public PluginResult runPodSandbox(PodContext pod) {
+    runtime.runPodSandbox(NriTranslation.pod(pod));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult stopPodSandbox(PodContext pod) {
+    runtime.stopPodSandbox(NriTranslation.pod(pod));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult removePodSandbox(PodContext pod) {
+    runtime.removePodSandbox(NriTranslation.pod(pod));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult createContainer(PodContext pod, ContainerContext container) {
+    NriRuntime.Creation c = runtime.createContainer(NriTranslation.pod(pod), NriTranslation.container(container));
+    ContainerAdjustment carried = NriTranslation.adjustment(NriTranslation.adjustment(c.adjustment()));
+    if (!carried.equals(c.adjustment())) {
+      LOG.warn("container {}/{}: NRI plugins adjusted fields crigate's engine does not carry (only env, annotations, "
+          + "oom_score_adj and cpu/memory resources are applied); owners: {}", pod.name(), container.name(), c.owners());
+    }
+    return new PluginResult(NriTranslation.adjustment(c.adjustment()), updates(c.updates()));
+  }
+
+  @Override
+  public PluginResult postCreateContainer(PodContext pod, ContainerContext container) {
+    runtime.postCreateContainer(NriTranslation.pod(pod), NriTranslation.container(container));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult startContainer(PodContext pod, ContainerContext container) {
+    runtime.startContainer(NriTranslation.pod(pod), NriTranslation.container(container));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult postStartContainer(PodContext pod, ContainerContext container) {
+    runtime.postStartContainer(NriTranslation.pod(pod), NriTranslation.container(container));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult updateContainerResources(PodContext pod, ContainerContext container, LinuxResources requested) {
+    return PluginResult.update(updates(runtime.updateContainer(NriTranslation.pod(pod), NriTranslation.container(container),
+        NriTranslation.resources(requested))));
+  }
+
+  @Override
+  public PluginResult postUpdateContainerResources(PodContext pod, ContainerContext container) {
+    runtime.postUpdateContainer(NriTranslation.pod(pod), NriTranslation.container(container));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult stopContainer(PodContext pod, ContainerContext container) {
+    return PluginResult.update(updates(runtime.stopContainer(NriTranslation.pod(pod), NriTranslation.container(container))));
+  }
+
+  @Override
+  public PluginResult removeContainer(PodContext pod, ContainerContext container) {
+    runtime.removeContainer(NriTranslation.pod(pod), NriTranslation.container(container));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public void close() {
+    runtime.close();
+  }
+
+  private static List<ContainerUpdate> updates(List<io.crigate.api.nri.v1alpha1.ContainerUpdate> updates) {
+    return updates.stream().map(NriTranslation::update).toList();
+  }
+}
