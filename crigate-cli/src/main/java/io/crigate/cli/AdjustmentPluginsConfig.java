@@ -1,35 +1,70 @@
 package io.crigate.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.core.AdjustmentPlugins;
+import io.crigate.core.PluginEnvironment;
 import io.crigate.core.config.GatewayConfig;
+import io.crigate.nri.NriHostedPlugins;
+import io.crigate.nri.NriRuntime;
 import io.crigate.policy.ActivePolicy;
 import io.crigate.policy.PolicyPlugin;
 import io.crigate.policy.kube.ClusterPolicySettings;
 import io.crigate.policy.kube.PolicyConfigMaps;
+import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Which adjustment plugins run in the request path, from the configuration: today the resource
- * policy, with its ConfigMaps when {@code policy.kubernetes} is set.
+ * Which adjustment plugins run, from the configuration: the resource policy (with its ConfigMaps
+ * when {@code policy.kubernetes} is set), then the external NRI plugins crigate hosts.
  */
 final class AdjustmentPluginsConfig {
 
   private AdjustmentPluginsConfig() {}
 
+  /**
+   * The plugins of {@code crigate serve}'s request path: the policy, and with an {@code nri}
+   * section one plugin that drives every external NRI plugin connected to crigate's NRI socket.
+   *
+   * @throws io.crigate.spi.CrigateException.InvalidArgument naming a bad nri key, before anything starts
+   */
   static AdjustmentPlugins of(GatewayConfig config) {
-    if (config.policy().isMissingNode()) {
-      return AdjustmentPlugins.NONE;
-    }
+    NriRuntime.Settings nri = config.nri().isMissingNode() ? null : NriRuntime.Settings.fromConfig(config.nri());
     return environment -> {
-      ActivePolicy policy = PolicyPlugin.create(config.policy(), environment.context(ActivePolicy.NAME, config.policy()));
-      ClusterPolicySettings.read(config.policy(), System.getenv("NODE_NAME")).ifPresent(cluster -> {
-        KubernetesClient client = new KubernetesClientBuilder().build();
-        policy.closeWith(PolicyConfigMaps.start(client, cluster, policy));
-        policy.closeWith(client);
-      });
-      return List.of(policy);
+      List<AdjustmentPlugin> plugins = new ArrayList<>(policy(config.policy(), environment));
+      if (nri != null) {
+        try {
+          plugins.add(NriHostedPlugins.start(nri, environment.updater()));
+        } catch (IOException e) {
+          throw new UncheckedIOException("cannot listen on NRI socket " + nri.socket(), e);
+        }
+      }
+      return plugins;
     };
+  }
+
+  /**
+   * crigate's own engine plugins from the same configuration file, without the hosted NRI plugins:
+   * what {@code crigate nri-plugin} serves to a runtime.
+   */
+  static AdjustmentPlugins engine(JsonNode root) {
+    return environment -> policy(root.path("policy"), environment);
+  }
+
+  private static List<AdjustmentPlugin> policy(JsonNode section, PluginEnvironment environment) {
+    if (section.isMissingNode()) {
+      return List.of();
+    }
+    ActivePolicy policy = PolicyPlugin.create(section, environment.context(ActivePolicy.NAME, section));
+    ClusterPolicySettings.read(section, System.getenv("NODE_NAME")).ifPresent(cluster -> {
+      KubernetesClient client = new KubernetesClientBuilder().build();
+      policy.closeWith(PolicyConfigMaps.start(client, cluster, policy));
+      policy.closeWith(client);
+    });
+    return List.of(policy);
   }
 }

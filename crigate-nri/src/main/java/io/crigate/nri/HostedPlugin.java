@@ -27,8 +27,9 @@ final class HostedPlugin implements Comparable<HostedPlugin> {
     this.index = index;
   }
 
+  /** An empty mask subscribes to every event, as NRI's runtime reads it. */
   void configured(int events) {
-    this.events = events;
+    this.events = events == 0 ? -1 : events;
   }
 
   /** NRI's display name, {@code idx-name}. */

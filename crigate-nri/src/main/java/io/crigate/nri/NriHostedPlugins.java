@@ -1,13 +1,19 @@
 package io.crigate.nri;
 
+import io.crigate.api.nri.v1alpha1.Container;
 import io.crigate.api.nri.v1alpha1.ContainerAdjustment;
+import io.crigate.api.nri.v1alpha1.PodSandbox;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.ContainerUpdate;
+import io.crigate.spi.adjust.ContainerUpdater;
 import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
+import java.io.IOException;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,9 +29,42 @@ public final class NriHostedPlugins implements AdjustmentPlugin {
   private static final Logger LOG = LoggerFactory.getLogger(NriHostedPlugins.class);
 
   private final NriRuntime runtime;
+  /** What a plugin that connects later is synchronized with: what the chain has seen, by id. */
+  private final Map<String, PodSandbox> pods = new ConcurrentHashMap<>();
+  private final Map<String, Container> containers = new ConcurrentHashMap<>();
 
   public NriHostedPlugins(NriRuntime runtime) {
     this.runtime = runtime;
+  }
+
+  private NriHostedPlugins(NriRuntime.Settings settings, ContainerUpdater updater) {
+    this.runtime = new NriRuntime(settings, this::state,
+        updates -> updater.update(updates.stream().map(NriTranslation::update).toList())
+            .stream().map(NriTranslation::update).toList());
+  }
+
+  /**
+   * Host mode as crigate serve runs it: listens on the settings' socket; updates plugins send
+   * (Synchronize answers, unsolicited UpdateContainers) go to {@code updater}, the gateway's
+   * UpdateContainerResources path.
+   */
+  public static NriHostedPlugins start(NriRuntime.Settings settings, ContainerUpdater updater) throws IOException {
+    NriHostedPlugins hosted = new NriHostedPlugins(settings, updater);
+    hosted.runtime.start();
+    return hosted;
+  }
+
+  private NriRuntime.State state() {
+    return new NriRuntime.State(List.copyOf(pods.values()), List.copyOf(containers.values()));
+  }
+
+  @Override
+  public List<ContainerUpdate> synchronize(List<PodContext> pods, List<ContainerContext> containers) {
+    this.pods.clear();
+    this.containers.clear();
+    pods.forEach(p -> this.pods.put(p.id(), NriTranslation.pod(p)));
+    containers.forEach(c -> this.containers.put(c.id(), NriTranslation.container(c)));
+    return List.of();
   }
 
   @Override
@@ -47,12 +86,16 @@ public final class NriHostedPlugins implements AdjustmentPlugin {
 
   @Override
   public PluginResult removePodSandbox(PodContext pod) {
+    pods.remove(pod.id());
     runtime.removePodSandbox(NriTranslation.pod(pod));
     return PluginResult.NONE;
   }
 
   @Override
   public PluginResult createContainer(PodContext pod, ContainerContext container) {
+    if (!pod.id().isEmpty()) {
+      pods.put(pod.id(), NriTranslation.pod(pod));
+    }
     NriRuntime.Creation c = runtime.createContainer(NriTranslation.pod(pod), NriTranslation.container(container));
     ContainerAdjustment carried = NriTranslation.adjustment(NriTranslation.adjustment(c.adjustment()));
     if (!carried.equals(c.adjustment())) {
@@ -64,6 +107,7 @@ public final class NriHostedPlugins implements AdjustmentPlugin {
 
   @Override
   public PluginResult postCreateContainer(PodContext pod, ContainerContext container) {
+    containers.put(container.id(), NriTranslation.container(container));
     runtime.postCreateContainer(NriTranslation.pod(pod), NriTranslation.container(container));
     return PluginResult.NONE;
   }
@@ -99,6 +143,7 @@ public final class NriHostedPlugins implements AdjustmentPlugin {
 
   @Override
   public PluginResult removeContainer(PodContext pod, ContainerContext container) {
+    containers.remove(container.id());
     runtime.removeContainer(NriTranslation.pod(pod), NriTranslation.container(container));
     return PluginResult.NONE;
   }

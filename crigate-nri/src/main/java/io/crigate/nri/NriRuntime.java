@@ -37,7 +37,9 @@ import io.crigate.api.nri.v1alpha1.UpdateContainerRequest;
 import io.crigate.api.nri.v1alpha1.UpdateContainerResponse;
 import io.crigate.api.nri.v1alpha1.UpdateContainersRequest;
 import io.crigate.api.nri.v1alpha1.UpdateContainersResponse;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.Durations;
 import io.crigate.ttrpc.Code;
 import io.crigate.ttrpc.ServiceDefinition;
 import io.crigate.ttrpc.TtrpcClient;
@@ -56,6 +58,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -83,8 +87,39 @@ public final class NriRuntime implements AutoCloseable {
    */
   public record Settings(Path socket, Duration requestTimeout, Duration registrationTimeout, boolean failOnPluginError,
       String config) {
+    public static final Path DEFAULT_SOCKET = Path.of("/var/run/crigate/nri.sock");
+
     public static Settings defaults(Path socket) {
       return new Settings(socket, Duration.ofSeconds(2), Duration.ofSeconds(5), true, "");
+    }
+
+    /**
+     * Reads the {@code nri} section of crigate's configuration: {@code socket}, {@code requestTimeout},
+     * {@code registrationTimeout}, {@code onPluginError} ({@code fail} or {@code ignore}) and
+     * {@code config} (the string every plugin gets in Configure).
+     *
+     * @throws CrigateException.InvalidArgument naming the key of a bad value
+     */
+    public static Settings fromConfig(JsonNode section) {
+      Set<String> known = Set.of("socket", "requestTimeout", "registrationTimeout", "onPluginError", "config");
+      section.fieldNames().forEachRemaining(k -> {
+        if (!known.contains(k)) {
+          throw new CrigateException.InvalidArgument("unknown key 'nri.%s' (known: %s)".formatted(k, new TreeSet<>(known)));
+        }
+      });
+      Settings d = defaults(Path.of(section.path("socket").asText(DEFAULT_SOCKET.toString())).toAbsolutePath());
+      String onError = section.path("onPluginError").asText("fail");
+      if (!onError.equals("fail") && !onError.equals("ignore")) {
+        throw new CrigateException.InvalidArgument("nri.onPluginError '%s' must be fail or ignore".formatted(onError));
+      }
+      return new Settings(d.socket(), duration(section, "requestTimeout", d.requestTimeout()),
+          duration(section, "registrationTimeout", d.registrationTimeout()), onError.equals("fail"),
+          section.path("config").asText(""));
+    }
+
+    private static Duration duration(JsonNode section, String key, Duration fallback) {
+      JsonNode v = section.path(key);
+      return v.isMissingNode() ? fallback : Durations.positive("nri." + key, v.asText());
     }
   }
 

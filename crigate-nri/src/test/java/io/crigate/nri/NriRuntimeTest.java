@@ -159,6 +159,19 @@ class NriRuntimeTest {
   }
 
   @Test
+  void anEmptyEventMaskSubscribesToEveryEvent() throws Exception {
+    NriRuntime runtime = runtime();
+    Scripted all = new Scripted(Set.of(), (p, c) -> CreateContainerResponse.getDefaultInstance());
+    plugin("10", "all", all);
+    await().until(() -> runtime.plugins().size() == 1);
+
+    runtime.runPodSandbox(POD);
+    runtime.createContainer(POD, CTR);
+
+    assertThat(all.seen).containsExactly("RUN_POD_SANDBOX pod-1", "CreateContainer ctr-1");
+  }
+
+  @Test
   void aPluginThatTimesOutIsDroppedAndTheContainerGoesOn() throws Exception {
     NriRuntime runtime = runtime(new NriRuntime.Settings(dir.resolve("nri.sock"), Duration.ofMillis(300),
         Duration.ofSeconds(5), true, ""));

@@ -42,17 +42,19 @@ final class ConfigReader {
     }
     List<BackendConfig> backends = backends(root.path(ConfigKeys.BACKENDS));
     DumpSettings dump = dump(root.path(ConfigKeys.DUMP));
-    JsonNode images = root.path(ConfigKeys.IMAGES);
-    if (!images.isMissingNode() && !images.isObject()) {
-      throw invalid("'%s' must be a mapping".formatted(ConfigKeys.IMAGES));
-    }
-    JsonNode policy = root.path(ConfigKeys.POLICY);
-    if (!policy.isMissingNode() && !policy.isObject()) {
-      throw invalid("'%s' must be a mapping".formatted(ConfigKeys.POLICY));
-    }
     Optional<String> socketGroup = Optional.ofNullable(text(root, ConfigKeys.SOCKET_GROUP, null));
     int maxCalls = positiveInt(root, ConfigKeys.MAX_CALLS_PER_CONNECTION, GatewayConfig.DEFAULT_MAX_CALLS_PER_CONNECTION);
-    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images, socketGroup, maxCalls, policy);
+    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, section(root, ConfigKeys.IMAGES), socketGroup,
+        maxCalls, section(root, ConfigKeys.POLICY), section(root, ConfigKeys.NRI));
+  }
+
+  /** A section read by the composition root: a mapping, or a missing node when absent. */
+  private static JsonNode section(ObjectNode root, String key) {
+    JsonNode section = root.path(key);
+    if (!section.isMissingNode() && !section.isObject()) {
+      throw invalid("'%s' must be a mapping".formatted(key));
+    }
+    return section;
   }
 
   private static Path socket(String text) {

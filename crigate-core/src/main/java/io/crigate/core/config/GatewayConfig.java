@@ -23,9 +23,12 @@ import java.util.Optional;
  * @param maxCallsPerConnection how many calls one client connection may have open at once
  * @param policy the {@code policy} section (resource policy and its live configuration), read by the
  *     composition root; a missing node when the section is absent
+ * @param nri the {@code nri} section (crigate as an NRI runtime hosting external plugins), read by
+ *     the composition root; a missing node when the section is absent
  */
 public record GatewayConfig(Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump,
-    String logLevel, JsonNode images, Optional<String> socketGroup, int maxCallsPerConnection, JsonNode policy) {
+    String logLevel, JsonNode images, Optional<String> socketGroup, int maxCallsPerConnection, JsonNode policy,
+    JsonNode nri) {
 
   public static final Path DEFAULT_SOCKET = Path.of("/run/crigate/crigate.sock");
   public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/crigate");

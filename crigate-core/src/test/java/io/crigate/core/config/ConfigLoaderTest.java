@@ -151,6 +151,7 @@ class ConfigLoaderTest {
         new Case("handler with empty name", "backends: [{name: a, type: cri, handlers: ['=kata']}]", null,
             "is not 'name' or 'name=remoteHandler'"),
         new Case("unknown top-level key", backend + "sokcet: /x.sock\n", null, "unknown top-level key 'sokcet'"),
+        new Case("nri section not a mapping", backend + "nri: /run/nri.sock\n", null, "'nri' must be a mapping"),
         new Case("unknown dump key", backend + "dump: {level: full}\n", null, "unknown dump key 'level'"),
         new Case("unknown dump level", backend + "dump: {rules: 'verbose:.*'}\n", null, "unknown dump level 'verbose'"),
         new Case("dump rule without level", backend + "dump: {rules: 'CreateContainer'}\n", null,

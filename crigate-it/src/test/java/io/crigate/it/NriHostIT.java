@@ -1,0 +1,118 @@
+package io.crigate.it;
+
+import static io.crigate.it.CriObjects.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.crigate.api.cri.v1.*;
+import io.crigate.api.nri.v1alpha1.Container;
+import io.crigate.api.nri.v1alpha1.ContainerAdjustment;
+import io.crigate.api.nri.v1alpha1.CreateContainerResponse;
+import io.crigate.api.nri.v1alpha1.Event;
+import io.crigate.api.nri.v1alpha1.KeyValue;
+import io.crigate.api.nri.v1alpha1.LinuxCPU;
+import io.crigate.api.nri.v1alpha1.LinuxContainerAdjustment;
+import io.crigate.api.nri.v1alpha1.LinuxResources;
+import io.crigate.api.nri.v1alpha1.OptionalInt64;
+import io.crigate.api.nri.v1alpha1.OptionalUInt64;
+import io.crigate.api.nri.v1alpha1.PodSandbox;
+import io.crigate.nri.NriHandler;
+import io.crigate.nri.NriPlugin;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * crigate as an NRI runtime for containerd 1.6, which has no NRI: an external NRI plugin connects to
+ * crigate's NRI socket, and a pod run through crigate gets the plugin's env var and CPU limit.
+ */
+class NriHostIT {
+
+  static final Infra infra = Infra.fromEnvironment();
+  static final Path NRI_DIR = tempDir();
+  static final Path NRI_SOCKET = NRI_DIR.resolve("nri.sock");
+
+  @RegisterExtension
+  static final CrigateExtension crigate = CrigateExtension.routing("default:" + infra.containerdA())
+      .withConfig("nri:\n  socket: " + NRI_SOCKET + "\n");
+
+  static NriPlugin plugin;
+
+  /** A third-party style NRI plugin: half a CPU and an env var for every container. */
+  static final class InjectPlugin implements NriHandler {
+    @Override
+    public Set<Event> events() {
+      return Set.of(Event.CREATE_CONTAINER);
+    }
+
+    @Override
+    public CreateContainerResponse createContainer(PodSandbox pod, Container container) {
+      return CreateContainerResponse.newBuilder().setAdjust(ContainerAdjustment.newBuilder()
+          .addEnv(KeyValue.newBuilder().setKey("NRI_INJECTED").setValue("by-" + pod.getName()))
+          .setLinux(LinuxContainerAdjustment.newBuilder().setResources(LinuxResources.newBuilder()
+              .setCpu(LinuxCPU.newBuilder().setQuota(OptionalInt64.newBuilder().setValue(50_000))
+                  .setPeriod(OptionalUInt64.newBuilder().setValue(100_000)))))).build();
+    }
+  }
+
+  @BeforeAll
+  static void connectPlugin() {
+    plugin = new NriPlugin(new NriPlugin.Settings("inject", "10", NRI_SOCKET, -1), new InjectPlugin()).start();
+    // in service once crigate has configured and synchronized it, which its log says
+    await("crigate hosting the plugin").atMost(Duration.ofSeconds(20))
+        .until(() -> crigate.process().logTail().contains("NRI plugin 10-inject (NRI v0.12.2) in service"));
+  }
+
+  @AfterAll
+  static void disconnect() throws IOException {
+    if (plugin != null) {
+      plugin.close();
+    }
+    Files.deleteIfExists(NRI_SOCKET);
+    Files.deleteIfExists(NRI_DIR);
+  }
+
+  @Test
+  void aHostedNriPluginSetsEnvAndCpuLimitOfAContainerdPod() {
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    PodSandboxConfig pod = hostNetworkPod("nri-host-" + System.nanoTime(), crigate.workDir().resolve("pods"));
+    String podId = runtime.runPodSandbox(runPod(pod, "")).getPodSandboxId();
+    try {
+      crigate.cri().images().pullImage(pull(infra.baseImage(), pod, ""));
+      String id = runtime.createContainer(create(podId,
+          shellContainer("app", infra.baseImage(), "trap 'exit 0' TERM; while :; do sleep 1; done"), pod)).getContainerId();
+      runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+
+      assertThat(exec(runtime, id, "echo $NRI_INJECTED")).isEqualTo("by-" + pod.getMetadata().getName());
+      // cgroup v2 has cpu.max; v1 (this host) the CFS quota and period files
+      assertThat(exec(runtime, id, "cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo $(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) "
+          + "$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us)")).isEqualTo("50000 100000");
+    } finally {
+      runtime.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
+      runtime.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
+    }
+  }
+
+  private static String exec(RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime, String id, String script) {
+    ExecSyncResponse r = runtime.execSync(ExecSyncRequest.newBuilder().setContainerId(id)
+        .addCmd("sh").addCmd("-c").addCmd(script).setTimeout(10).build());
+    assertThat(r.getExitCode()).as(r.getStderr().toStringUtf8()).isZero();
+    return r.getStdout().toStringUtf8().strip();
+  }
+
+  private static Path tempDir() {
+    try {
+      // short: a unix socket path holds 107 bytes
+      return Files.createTempDirectory(Path.of("/tmp"), "nri-it-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
