@@ -21,6 +21,7 @@ public final class Main {
   public static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new Main());
     cli.addSubcommand(new ServeCommand());
+    cli.addSubcommand(new NriPluginCommand());
     cli.addSubcommand(new io.crigate.cli.ctl.CtlCommand());
     cli.addSubcommand(new SimulateCommand());
     cli.addSubcommand(new ExtenderCommand());

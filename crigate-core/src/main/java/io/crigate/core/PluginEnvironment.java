@@ -23,7 +23,7 @@ public record PluginEnvironment(Path stateDir, Function<String, DurableStore> st
     Clock clock) {
 
   /** The durable namespace of plugin {@code name}; a prefix no backend name can start with keeps them apart. */
-  static String namespace(String name) {
+  public static String namespace(String name) {
     return "@plugin:" + name;
   }
 

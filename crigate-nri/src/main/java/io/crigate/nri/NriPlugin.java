@@ -106,6 +106,17 @@ public final class NriPlugin implements AutoCloseable {
         CallOptions.timeout(Duration.ofSeconds(2))).getFailedList();
   }
 
+  /**
+   * The engine's updates decided outside an event (its {@link io.crigate.spi.adjust.ContainerUpdater}),
+   * sent as unsolicited UpdateContainers.
+   *
+   * @return the updates the runtime could not apply
+   */
+  public List<io.crigate.spi.adjust.ContainerUpdate> update(List<io.crigate.spi.adjust.ContainerUpdate> updates) {
+    return updateContainers(updates.stream().map(NriTranslation::update).toList(), List.of())
+        .stream().map(NriTranslation::update).toList();
+  }
+
   private void connect() {
     if (closed) {
       return;
