@@ -12,6 +12,8 @@ packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd slurm-wlm-jwt
 packages+=(podman)
 # crigate-ttrpc's GoInteropIT and the ttrpc benchmark build containerd's Go ttrpc (GOPATH mode, Go 1.19)
 packages+=(golang-go golang-github-containerd-ttrpc-dev golang-gogoprotobuf-dev)
+# crigate-nri's GoRuntimeIT generates the NRI API for Go with protoc and the packaged protoc-gen-gogottrpc
+packages+=(protobuf-compiler)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
