@@ -140,7 +140,7 @@ public final class TtrpcRoundTripBenchmark {
     }
   }
 
-  private static String option(String[] args, String name, String fallback) {
+  static String option(String[] args, String name, String fallback) {
     for (int i = 0; i + 1 < args.length; i++) {
       if (args[i].equals(name)) {
         return args[i + 1];
