@@ -20,10 +20,13 @@ import io.crigate.nri.NriHandler;
 import io.crigate.nri.NriPlugin;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -39,13 +42,25 @@ class NriHostIT {
   static final Path NRI_DIR = tempDir();
   static final Path NRI_SOCKET = NRI_DIR.resolve("nri.sock");
 
+  /** containerd A as the default backend, the shared Slurm as handler {@code slurm}. */
   @RegisterExtension
   static final CrigateExtension crigate = CrigateExtension.routing("default:" + infra.containerdA())
-      .withConfig("nri:\n  socket: " + NRI_SOCKET + "\n");
+      .withConfig("""
+          nri:
+            socket: %s
+          backends:
+            - name: hpc
+              type: slurm
+              handlers: [slurm]
+              workDir: %s
+              transport: local
+              runner: none
+              pollIntervalMillis: 300
+          """.formatted(NRI_SOCKET, System.getenv("CRIGATE_SLURM_WORKDIR")));
 
   static NriPlugin plugin;
 
-  /** A third-party style NRI plugin: half a CPU and an env var for every container. */
+  /** A third-party style NRI plugin: 1.5 CPUs and an env var for every container. */
   static final class InjectPlugin implements NriHandler {
     @Override
     public Set<Event> events() {
@@ -57,7 +72,7 @@ class NriHostIT {
       return CreateContainerResponse.newBuilder().setAdjust(ContainerAdjustment.newBuilder()
           .addEnv(KeyValue.newBuilder().setKey("NRI_INJECTED").setValue("by-" + pod.getName()))
           .setLinux(LinuxContainerAdjustment.newBuilder().setResources(LinuxResources.newBuilder()
-              .setCpu(LinuxCPU.newBuilder().setQuota(OptionalInt64.newBuilder().setValue(50_000))
+              .setCpu(LinuxCPU.newBuilder().setQuota(OptionalInt64.newBuilder().setValue(150_000))
                   .setPeriod(OptionalUInt64.newBuilder().setValue(100_000)))))).build();
     }
   }
@@ -93,7 +108,34 @@ class NriHostIT {
       assertThat(exec(runtime, id, "echo $NRI_INJECTED")).isEqualTo("by-" + pod.getMetadata().getName());
       // cgroup v2 has cpu.max; v1 (this host) the CFS quota and period files
       assertThat(exec(runtime, id, "cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo $(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) "
-          + "$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us)")).isEqualTo("50000 100000");
+          + "$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us)")).isEqualTo("150000 100000");
+    } finally {
+      runtime.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
+      runtime.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
+    }
+  }
+
+  @Test
+  void theSamePluginSetsEnvAndCpusOfASlurmJob() throws Exception {
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    PodSandboxConfig pod = hostNetworkPod("nri-slurm-" + System.nanoTime(), crigate.workDir().resolve("pods"));
+    String podId = runtime.runPodSandbox(runPod(pod, "slurm")).getPodSandboxId();
+    try {
+      // the batch script exports the env (srun steps would see crigate's), so the job prints it
+      String id = runtime.createContainer(create(podId, shellContainer("job", infra.baseImage(),
+          "echo env=$NRI_INJECTED job=$SLURM_JOB_ID; sleep 300"), pod)).getContainerId();
+      runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+      Path log = Path.of(pod.getLogDirectory(), "job.log");
+      await("job output in " + log).atMost(Duration.ofMinutes(2))
+          .until(() -> Files.exists(log) && Files.readString(log).contains("job="));
+      Matcher printed = Pattern.compile("env=(\\S*) job=(\\d+)").matcher(Files.readString(log));
+      assertThat(printed.find()).as(Files.readString(log)).isTrue();
+      assertThat(printed.group(1)).isEqualTo("by-" + pod.getMetadata().getName());
+      // 150000/100000 of a CPU, rounded up to whole CPUs for Slurm
+      Process scontrol = new ProcessBuilder("scontrol", "show", "job", printed.group(2)).redirectErrorStream(true).start();
+      String shown = new String(scontrol.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+      assertThat(scontrol.waitFor()).as(shown).isZero();
+      assertThat(shown).contains("NumCPUs=2");
     } finally {
       runtime.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
       runtime.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
