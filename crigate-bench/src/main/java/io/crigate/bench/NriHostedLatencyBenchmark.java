@@ -72,8 +72,11 @@ public final class NriHostedLatencyBenchmark {
       while (adjust(chain).getConfig().getEnvsCount() == 0) {
         Thread.sleep(50); // registered, not yet configured and synchronized
       }
-      PairedLatency.Result r = PairedLatency.measure("CreateContainer adjustment step",
-          () -> sink(REQUEST), () -> sink(adjust(chain)), warmup, iterations);
+      com.sun.management.OperatingSystemMXBean os =
+          (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+      PairedLatency.Result r = PairedLatency.measure("CreateContainer adjustment step", () -> sink(REQUEST),
+          new PairedLatency.Side(() -> sink(adjust(chain)), os::getProcessCpuTime), java.util.Optional.empty(),
+          warmup, iterations);
       System.out.printf(Locale.ROOT, "CreateContainer, one hosted NRI plugin vs none, %d calls each, %s, %d cores%n%n",
           iterations, System.getProperty("java.vm.name") + " " + Runtime.version(), Runtime.getRuntime().availableProcessors());
       System.out.println("| case | p50 µs | p99 µs |");
@@ -81,7 +84,8 @@ public final class NriHostedLatencyBenchmark {
       System.out.printf(Locale.ROOT, "| no plugin | %.1f | %.1f |%n", r.direct().percentileMicros(50), r.direct().percentileMicros(99));
       System.out.printf(Locale.ROOT, "| one hosted plugin | %.1f | %.1f |%n", r.viaCrigate().percentileMicros(50),
           r.viaCrigate().percentileMicros(99));
-      System.out.printf(Locale.ROOT, "%nadded p50: %.1f µs, added p99: %.1f µs%n", r.addedP50Micros(), r.addedP99Micros());
+      System.out.printf(Locale.ROOT, "%nadded p50: %.1f µs, added p99: %.1f µs; crigate CPU per call with the plugin: %.1f µs%n",
+          r.addedP50Micros(), r.addedP99Micros(), r.cpuNanosPerCall() / 1000);
     } finally {
       plugin.getOutputStream().close();
       plugin.waitFor(10, TimeUnit.SECONDS);

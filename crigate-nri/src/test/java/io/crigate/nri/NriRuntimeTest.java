@@ -193,6 +193,23 @@ class NriRuntimeTest {
   }
 
   @Test
+  void aPluginThatCrashesMidCallIsDroppedAndTheContainerGoesOn() throws Exception {
+    NriRuntime runtime = runtime();
+    java.util.concurrent.atomic.AtomicReference<NriPlugin> crashing = new java.util.concurrent.atomic.AtomicReference<>();
+    crashing.set(plugin("10", "crashing", new Scripted(Set.of(Event.CREATE_CONTAINER), (p, c) -> {
+      crashing.get().close(); // the connection goes away before an answer is written
+      return env("NEVER", "1");
+    })));
+    plugin("20", "fast", new Scripted(Set.of(Event.CREATE_CONTAINER), (p, c) -> env("FAST", "1")));
+    await().until(() -> runtime.plugins().size() == 2);
+
+    NriRuntime.Creation created = runtime.createContainer(POD, CTR);
+
+    assertThat(created.adjustment().getEnvList()).extracting(KeyValue::getKey).containsExactly("FAST");
+    await().until(() -> runtime.plugins().equals(List.of("20-fast")));
+  }
+
+  @Test
   void aPluginErrorFailsTheRequestUnderTheDefaultPolicyAndIsSkippedWhenIgnored() throws Exception {
     NriRuntime strict = runtime();
     plugin("10", "broken", new Scripted(Set.of(Event.CREATE_CONTAINER), (p, c) -> {
