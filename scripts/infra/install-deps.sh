@@ -10,6 +10,9 @@ packages+=(apache2-utils)
 packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd slurm-wlm-jwt-plugin mariadb-server openssh-server openssh-client)
 # the slurm backend's podman image runner, run for real by PodmanRunnerIT
 packages+=(podman)
+# Go 1.19 and the libraries Kubernetes streams with (spdystream, gorilla/websocket): StreamingIT builds
+# its remotecommand client from crigate-it/src/test/go in GOPATH mode
+packages+=(golang-go golang-github-docker-spdystream-dev golang-github-gorilla-websocket-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

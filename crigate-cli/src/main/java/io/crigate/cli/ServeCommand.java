@@ -2,12 +2,25 @@ package io.crigate.cli;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import io.crigate.core.AdjustmentPlugins;
 import io.crigate.core.Gateway;
 import io.crigate.core.config.ConfigFlags;
 import io.crigate.core.config.ConfigLoader;
 import io.crigate.core.config.GatewayConfig;
 import io.crigate.images.LayerAwareImages;
 import io.crigate.spi.CrigateException;
+import io.crigate.metrics.MeteredBackends;
+import io.crigate.metrics.MetricsServer;
+import io.crigate.metrics.MetricsSettings;
+import io.crigate.metrics.RpcMetrics;
+import io.crigate.spi.BackendFactory;
+import io.crigate.streaming.StreamingServer;
+import io.grpc.ServerInterceptor;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import io.crigate.streaming.StreamingSettings;
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -69,26 +82,60 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     GatewayConfig gatewayConfig;
     Gateway gateway;
+    StreamingServer streams = null;
+    MetricsServer metricsServer = null;
+    AtomicBoolean serving = new AtomicBoolean();
     try {
       gatewayConfig = ConfigLoader.load(new ConfigFlags(config, socket, stateDir, remoteRuntimeEndpoints, dump,
           dumpFile, dumpFormat, dumpRedactEnv, logLevel));
       applyLogLevel(gatewayConfig.logLevel());
-      gateway = Gateway.start(gatewayConfig, Backends.factories(), LayerAwareImages.factory(gatewayConfig.images()));
+      MetricsSettings metrics = MetricsSettings.parse(gatewayConfig.metrics());
+      streams = StreamingServer.create(StreamingSettings.parse(gatewayConfig.streaming()));
+      PrometheusRegistry registry = new PrometheusRegistry();
+      Map<String, BackendFactory> factories = Backends.factories();
+      List<ServerInterceptor> interceptors = List.of();
+      if (metrics.enabled()) {
+        // Only when enabled: without metrics the fast path carries no interceptor and no proxy at all.
+        factories = new MeteredBackends(registry).wrap(factories);
+        interceptors = List.of(new RpcMetrics(registry));
+        metricsServer = MetricsServer.start(metrics, registry, serving::get);
+      }
+      gateway = Gateway.start(gatewayConfig, factories, new Gateway.Extensions(
+          LayerAwareImages.factory(gatewayConfig.images()), AdjustmentPlugins.NONE, streams, registry, interceptors));
+      serving.set(true);
     } catch (CrigateException.InvalidArgument e) {
       err.println("crigate serve: " + e.getMessage());
+      closeQuietly(streams, metricsServer);
       return EXIT_BAD_CONFIG;
     } catch (RuntimeException e) {
       err.println("crigate serve: cannot start: " + describe(e));
+      closeQuietly(streams, metricsServer);
       LoggerFactory.getLogger(ServeCommand.class).debug("start failed", e);
       return EXIT_START_FAILED;
     }
     CountDownLatch stopped = new CountDownLatch(1);
+    StreamingServer startedStreams = streams;
+    MetricsServer startedMetrics = metricsServer;
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("crigate-shutdown").unstarted(() -> {
+      serving.set(false);
       gateway.close();
+      closeQuietly(startedStreams, startedMetrics);
       stopped.countDown();
     }));
     stopped.await();
     return 0;
+  }
+
+  private static void closeQuietly(AutoCloseable... resources) {
+    for (AutoCloseable resource : resources) {
+      try {
+        if (resource != null) {
+          resource.close();
+        }
+      } catch (Exception e) {
+        LoggerFactory.getLogger(ServeCommand.class).warn("closing {} failed: {}", resource, e.toString());
+      }
+    }
   }
 
   private static void applyLogLevel(String level) {

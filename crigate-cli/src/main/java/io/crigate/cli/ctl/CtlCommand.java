@@ -34,7 +34,8 @@ import picocli.CommandLine.Option;
       PullCommand.class,
       RmiCommand.class,
       LogsCommand.class,
-      ExecCommand.class
+      ExecCommand.class,
+      AttachCommand.class
     })
 public final class CtlCommand {
 

@@ -10,7 +10,10 @@ import io.crigate.api.cri.v1.PodSandbox;
 import io.crigate.api.cri.v1.PodSandboxMetadata;
 import io.grpc.Status;
 import java.io.IOException;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -305,5 +308,31 @@ class CtlCommandTest {
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).contains("has no log path (its pod config sets no log_directory)");
+  }
+
+  @Test
+  void execInteractiveStreamsStdinThroughTheStreamingServerAndExitsWithTheCommandsCode() {
+    InputStream console = System.in;
+    System.setIn(new ByteArrayInputStream("héllo\n".getBytes(StandardCharsets.UTF_8)));
+    Run run;
+    try {
+      run = ctl("exec", "-i", "dea1", "--", "cat", "-");
+    } finally {
+      System.setIn(console);
+    }
+
+    assertThat(cri.calls).contains("Exec " + RUNNING + " [cat, -] stdin=true tty=false");
+    assertThat(run.out()).isEqualTo("HÉLLO\n");
+    assertThat(run.err()).isEqualTo("ran [cat, -]\n");
+    assertThat(run.exitCode()).isEqualTo(5);
+  }
+
+  @Test
+  void attachPrintsTheContainersOutput() {
+    Run run = ctl("attach", "dea1");
+
+    assertThat(cri.calls).contains("Attach " + RUNNING + " stdin=false");
+    assertThat(run.out()).isEqualTo("attached to " + RUNNING);
+    assertThat(run.exitCode()).isZero();
   }
 }

@@ -13,8 +13,10 @@ final class ConfigKeys {
   static final String BACKENDS = "backends";
   static final String DUMP = "dump";
   static final String IMAGES = "images";
+  static final String STREAMING = "streaming";
+  static final String METRICS = "metrics";
   static final List<String> TOP_LEVEL = List.of(SOCKET, SOCKET_GROUP, MAX_CALLS_PER_CONNECTION, STATE_DIR,
-      LOG_LEVEL, BACKENDS, DUMP, IMAGES);
+      LOG_LEVEL, BACKENDS, DUMP, IMAGES, STREAMING, METRICS);
 
   static final String NAME = "name";
   static final String TYPE = "type";

@@ -42,13 +42,22 @@ final class ConfigReader {
     }
     List<BackendConfig> backends = backends(root.path(ConfigKeys.BACKENDS));
     DumpSettings dump = dump(root.path(ConfigKeys.DUMP));
-    JsonNode images = root.path(ConfigKeys.IMAGES);
-    if (!images.isMissingNode() && !images.isObject()) {
-      throw invalid("'%s' must be a mapping".formatted(ConfigKeys.IMAGES));
-    }
+    JsonNode images = section(root, ConfigKeys.IMAGES);
+    JsonNode streaming = section(root, ConfigKeys.STREAMING);
+    JsonNode metrics = section(root, ConfigKeys.METRICS);
     Optional<String> socketGroup = Optional.ofNullable(text(root, ConfigKeys.SOCKET_GROUP, null));
     int maxCalls = positiveInt(root, ConfigKeys.MAX_CALLS_PER_CONNECTION, GatewayConfig.DEFAULT_MAX_CALLS_PER_CONNECTION);
-    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images, socketGroup, maxCalls);
+    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images, socketGroup, maxCalls, streaming,
+        metrics);
+  }
+
+  /** A section the composition root reads itself: only its shape is checked here. */
+  private static JsonNode section(ObjectNode root, String key) {
+    JsonNode section = root.path(key);
+    if (!section.isMissingNode() && !section.isObject()) {
+      throw invalid("'%s' must be a mapping".formatted(key));
+    }
+    return section;
   }
 
   private static Path socket(String text) {

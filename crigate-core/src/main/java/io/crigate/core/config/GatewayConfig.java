@@ -21,9 +21,14 @@ import java.util.Optional;
  *     the composition root; a missing node when the section is absent
  * @param socketGroup the group the socket is given (its mode is 0660); empty keeps crigate's own
  * @param maxCallsPerConnection how many calls one client connection may have open at once
+ * @param streaming the {@code streaming} section (crigate's own CRI streaming server), read by the
+ *     composition root; a missing node when the section is absent
+ * @param metrics the {@code metrics} section (Prometheus endpoint, health), read by the composition
+ *     root; a missing node when the section is absent
  */
 public record GatewayConfig(Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump,
-    String logLevel, JsonNode images, Optional<String> socketGroup, int maxCallsPerConnection) {
+    String logLevel, JsonNode images, Optional<String> socketGroup, int maxCallsPerConnection, JsonNode streaming,
+    JsonNode metrics) {
 
   public static final Path DEFAULT_SOCKET = Path.of("/run/crigate/crigate.sock");
   public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/crigate");
