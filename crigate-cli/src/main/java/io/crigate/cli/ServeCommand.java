@@ -1,34 +1,34 @@
 package io.crigate.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import io.crigate.core.AdjustmentPlugins;
 import io.crigate.core.Gateway;
 import io.crigate.core.config.ConfigFlags;
 import io.crigate.core.config.ConfigLoader;
 import io.crigate.core.config.GatewayConfig;
 import io.crigate.images.LayerAwareImages;
-import io.crigate.spi.CrigateException;
 import io.crigate.metrics.MeteredBackends;
 import io.crigate.metrics.MetricsServer;
 import io.crigate.metrics.MetricsSettings;
 import io.crigate.metrics.RpcMetrics;
 import io.crigate.spi.BackendFactory;
+import io.crigate.spi.CrigateException;
 import io.crigate.streaming.StreamingServer;
+import io.crigate.streaming.StreamingSettings;
 import io.grpc.ServerInterceptor;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
-import io.crigate.streaming.StreamingSettings;
-import java.io.PrintWriter;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import sun.misc.Signal;
 
 /**
  * {@code crigate serve}: the CRI gateway itself. Flags left out fall back to the {@code --config}
@@ -85,10 +85,11 @@ final class ServeCommand implements Callable<Integer> {
     StreamingServer streams = null;
     MetricsServer metricsServer = null;
     AtomicBoolean serving = new AtomicBoolean();
+    Logging logging;
     try {
-      gatewayConfig = ConfigLoader.load(new ConfigFlags(config, socket, stateDir, remoteRuntimeEndpoints, dump,
-          dumpFile, dumpFormat, dumpRedactEnv, logLevel));
-      applyLogLevel(gatewayConfig.logLevel());
+      gatewayConfig = ConfigLoader.load(flags());
+      logging = Logging.parse(gatewayConfig.logLevel(), gatewayConfig.logging());
+      logging.apply(null);
       MetricsSettings metrics = MetricsSettings.parse(gatewayConfig.metrics());
       streams = StreamingServer.create(StreamingSettings.parse(gatewayConfig.streaming()));
       PrometheusRegistry registry = new PrometheusRegistry();
@@ -113,6 +114,7 @@ final class ServeCommand implements Callable<Integer> {
       LoggerFactory.getLogger(ServeCommand.class).debug("start failed", e);
       return EXIT_START_FAILED;
     }
+    reloadLoggingOnHangup(logging);
     CountDownLatch stopped = new CountDownLatch(1);
     StreamingServer startedStreams = streams;
     MetricsServer startedMetrics = metricsServer;
@@ -138,9 +140,28 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  private static void applyLogLevel(String level) {
-    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    root.setLevel(Level.toLevel(level));
+  /**
+   * SIGHUP ({@code systemctl reload crigate}) re-reads the configuration and applies its logging
+   * section and logLevel: debug output for one component without a restart. Other changes need one.
+   */
+  private void reloadLoggingOnHangup(Logging initial) {
+    AtomicReference<Logging> current = new AtomicReference<>(initial);
+    org.slf4j.Logger log = LoggerFactory.getLogger(ServeCommand.class);
+    Signal.handle(new Signal("HUP"), signal -> {
+      try {
+        GatewayConfig reread = ConfigLoader.load(flags());
+        Logging next = Logging.parse(reread.logLevel(), reread.logging());
+        next.apply(current.getAndSet(next));
+        log.info("SIGHUP: log levels now root={} {}", next.root(), next.levels());
+      } catch (RuntimeException e) {
+        log.warn("SIGHUP: configuration not reloaded, log levels unchanged: {}", e.getMessage());
+      }
+    });
+  }
+
+  private ConfigFlags flags() {
+    return new ConfigFlags(config, socket, stateDir, remoteRuntimeEndpoints, dump, dumpFile, dumpFormat,
+        dumpRedactEnv, logLevel);
   }
 
   /** The message and its causes on one line; I/O failures carry the path in the cause. */

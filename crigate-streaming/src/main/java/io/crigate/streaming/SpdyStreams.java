@@ -184,6 +184,9 @@ final class SpdyStreams extends SessionHandler {
 
   @Override
   public void finish(ExitStatus status) {
+    if (!ctx.channel().isActive()) {
+      return; // the client left, or the server is stopping: nobody to tell
+    }
     Integer error = streamOf.get(ERROR);
     if (error == null) {
       ctx.close();

@@ -102,6 +102,9 @@ final class WebSocketStreams extends SessionHandler {
 
   @Override
   public void finish(ExitStatus status) {
+    if (!ctx.channel().isActive()) {
+      return; // the client left, or the server is stopping: nobody to tell
+    }
     // channel.k8s.io (v1) has no status object: its error channel carries only an error's text.
     boolean structured = V5.equals(protocol) || V4.equals(protocol);
     byte[] payload = structured ? status.json() : status.text();

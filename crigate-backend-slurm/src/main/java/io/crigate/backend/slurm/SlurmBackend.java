@@ -788,6 +788,25 @@ final class SlurmBackend implements Backend {
     return JobOutcome.nanos(clock.instant(), 0);
   }
 
+  /** How many of this backend's containers are in each state of their job, for metrics. */
+  Map<String, Long> jobsByState() {
+    return containers.values().stream().collect(Collectors.groupingBy(this::jobState, Collectors.counting()));
+  }
+
+  private String jobState(Records.Container container) {
+    if (container.finish() != null) {
+      return "ENDED";
+    }
+    if (!container.started()) {
+      return "NOT_SUBMITTED";
+    }
+    try {
+      return cluster(container).poller().state(container.jobId()).map(JobState::state).orElse("SUBMITTED");
+    } catch (CrigateException.Unavailable e) {
+      return "UNKNOWN";
+    }
+  }
+
   /** The poller, for harnesses that count Slurm commands per poll. */
   JobPoller poller() {
     return clusters.configured().poller();

@@ -28,6 +28,7 @@ public final class SlurmBackendFactory implements BackendFactory {
         new RecordStore(context.store()), LoginVault.in(context.stateDir()), context.clock());
     // Interactive srun needs the Slurm tools on this host; over ssh and rest it is not offered yet.
     backend.serveStreams(context.streams(), settings.transportKind().equals("local") ? LocalInteractive::start : null);
+    SlurmMetrics.in(context.metrics()).add(context.name(), backend);
     return backend;
   }
 }

@@ -35,7 +35,11 @@ import picocli.CommandLine.Option;
       RmiCommand.class,
       LogsCommand.class,
       ExecCommand.class,
-      AttachCommand.class
+      AttachCommand.class,
+      StatsCommand.class,
+      StatspCommand.class,
+      UpdateCommand.class,
+      EventsCommand.class
     })
 public final class CtlCommand {
 

@@ -335,4 +335,36 @@ class CtlCommandTest {
     assertThat(run.out()).isEqualTo("attached to " + RUNNING);
     assertThat(run.exitCode()).isZero();
   }
+
+  @Test
+  void statsShowsUsageOfOneContainer() {
+    Run run = ctl("stats", "dea1");
+
+    assertThat(cri.calls).contains("ListContainerStats " + RUNNING);
+    assertThat(run.out()).contains("nginx").contains("1500").contains("2MB");
+  }
+
+  @Test
+  void statspShowsUsageOfPods() {
+    Run run = ctl("statsp");
+
+    assertThat(cri.calls).contains("ListPodSandboxStats ");
+    assertThat(run.out()).contains("web").contains("2500");
+  }
+
+  @Test
+  void updateSendsTheNewResources() {
+    Run run = ctl("update", "--cpu-quota", "50000", "--memory", "268435456", "dea1");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(cri.calls).contains("UpdateContainerResources " + RUNNING + " quota=50000 memory=268435456");
+  }
+
+  @Test
+  void eventsPrintsEachEvent() {
+    Run run = ctl("events");
+
+    // created_at 1e9 ns after the epoch
+    assertThat(run.out()).contains("1970-01-01T00:00:01Z CONTAINER_STOPPED_EVENT container=" + RUNNING);
+  }
 }

@@ -29,6 +29,7 @@ import io.crigate.api.cri.v1.StopContainerRequest;
 import io.crigate.api.cri.v1.StopContainerResponse;
 import io.crigate.api.cri.v1.VersionRequest;
 import io.crigate.api.cri.v1.VersionResponse;
+import io.crigate.api.cri.v1.*;
 import io.crigate.api.cri.v1.AttachRequest;
 import io.crigate.api.cri.v1.AttachResponse;
 import io.crigate.api.cri.v1.ExecRequest;
@@ -247,6 +248,46 @@ final class FakeCriServer extends RuntimeServiceImplBase implements AutoCloseabl
   public void attach(AttachRequest request, StreamObserver<AttachResponse> response) {
     calls.add("Attach " + request.getContainerId() + " stdin=" + request.getStdin());
     response.onNext(streams.attach(request, shout));
+    response.onCompleted();
+  }
+
+  @Override
+  public void listContainerStats(ListContainerStatsRequest request, StreamObserver<ListContainerStatsResponse> response) {
+    calls.add("ListContainerStats " + request.getFilter().getId());
+    response.onNext(ListContainerStatsResponse.newBuilder().addStats(ContainerStats.newBuilder()
+        .setAttributes(ContainerAttributes.newBuilder().setId(request.getFilter().getId())
+            .setMetadata(ContainerMetadata.newBuilder().setName("nginx")))
+        .setCpu(CpuUsage.newBuilder().setUsageNanoCores(UInt64Value.newBuilder().setValue(1500)))
+        .setMemory(MemoryUsage.newBuilder().setWorkingSetBytes(UInt64Value.newBuilder().setValue(2_000_000))))
+        .build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void listPodSandboxStats(ListPodSandboxStatsRequest request, StreamObserver<ListPodSandboxStatsResponse> response) {
+    calls.add("ListPodSandboxStats " + request.getFilter().getId());
+    response.onNext(ListPodSandboxStatsResponse.newBuilder().addStats(PodSandboxStats.newBuilder()
+        .setAttributes(PodSandboxAttributes.newBuilder().setId(pods.getFirst().getId())
+            .setMetadata(pods.getFirst().getMetadata()))
+        .setLinux(LinuxPodSandboxStats.newBuilder()
+            .setCpu(CpuUsage.newBuilder().setUsageNanoCores(UInt64Value.newBuilder().setValue(2500)))))
+        .build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void updateContainerResources(UpdateContainerResourcesRequest request,
+      StreamObserver<UpdateContainerResourcesResponse> response) {
+    calls.add("UpdateContainerResources " + request.getContainerId() + " quota=" + request.getLinux().getCpuQuota()
+        + " memory=" + request.getLinux().getMemoryLimitInBytes());
+    response.onNext(UpdateContainerResourcesResponse.getDefaultInstance());
+    response.onCompleted();
+  }
+
+  @Override
+  public void getContainerEvents(GetEventsRequest request, StreamObserver<ContainerEventResponse> response) {
+    response.onNext(ContainerEventResponse.newBuilder().setContainerId(containers.getFirst().getId())
+        .setContainerEventType(ContainerEventType.CONTAINER_STOPPED_EVENT).setCreatedAt(1_000_000_000L).build());
     response.onCompleted();
   }
 

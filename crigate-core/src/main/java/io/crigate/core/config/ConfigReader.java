@@ -47,8 +47,9 @@ final class ConfigReader {
     JsonNode metrics = section(root, ConfigKeys.METRICS);
     Optional<String> socketGroup = Optional.ofNullable(text(root, ConfigKeys.SOCKET_GROUP, null));
     int maxCalls = positiveInt(root, ConfigKeys.MAX_CALLS_PER_CONNECTION, GatewayConfig.DEFAULT_MAX_CALLS_PER_CONNECTION);
+    JsonNode logging = section(root, ConfigKeys.LOGGING);
     return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images, socketGroup, maxCalls, streaming,
-        metrics);
+        metrics, logging);
   }
 
   /** A section the composition root reads itself: only its shape is checked here. */
