@@ -24,7 +24,7 @@ import java.util.concurrent.TimeoutException;
  * v5.channel.k8s.io}, falling back to {@code v4.channel.k8s.io} (containerd's streaming server):
  * every binary message is one channel byte and data; the session's status arrives on channel 3.
  */
-final class StreamClient implements WebSocket.Listener {
+final class StreamClient extends ChannelListener {
 
   static final String V5 = "v5.channel.k8s.io";
   static final String V4 = "v4.channel.k8s.io";
@@ -38,7 +38,6 @@ final class StreamClient implements WebSocket.Listener {
 
   private final OutputStream stdout;
   private final OutputStream stderr;
-  private final ByteArrayOutputStream message = new ByteArrayOutputStream();
   private final ByteArrayOutputStream status = new ByteArrayOutputStream();
   private final CompletableFuture<Void> ended = new CompletableFuture<>();
   private WebSocket socket;
@@ -129,22 +128,7 @@ final class StreamClient implements WebSocket.Listener {
   }
 
   @Override
-  public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
-    byte[] bytes = new byte[data.remaining()];
-    data.get(bytes);
-    message.writeBytes(bytes);
-    if (last) {
-      deliver(message.toByteArray());
-      message.reset();
-    }
-    webSocket.request(1);
-    return null;
-  }
-
-  private void deliver(byte[] frame) {
-    if (frame.length == 0) {
-      return;
-    }
+  void deliver(byte[] frame) {
     try {
       switch (frame[0]) {
         case STDOUT -> {

@@ -367,4 +367,60 @@ class CtlCommandTest {
     // created_at 1e9 ns after the epoch
     assertThat(run.out()).contains("1970-01-01T00:00:01Z CONTAINER_STOPPED_EVENT container=" + RUNNING);
   }
+
+  private static Run ctlWithout(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new CtlCommand());
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    int exit = cli.execute(args);
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  @Test
+  void configSetsKeysInCrictlsFormatAndCommandsUseThem() throws IOException {
+    String file = dir.resolve("crictl.yaml").toString();
+
+    Run set = ctlWithout("--config", file, "config", "--set", "runtime-endpoint=" + cri.endpoint + ",timeout=7");
+    Run positional = ctlWithout("--config", file, "config", "debug", "true");
+
+    assertThat(set.exitCode()).as(set.err()).isZero();
+    assertThat(positional.exitCode()).isZero();
+    assertThat(Files.readString(Path.of(file)))
+        .isEqualTo("runtime-endpoint: " + cri.endpoint + "\ntimeout: 7\ndebug: true\n");
+    assertThat(ctlWithout("--config", file, "config", "--get", "timeout").out()).isEqualTo("7\n");
+    assertThat(ctlWithout("--config", file, "config", "--list").out()).contains("runtime-endpoint").contains("debug");
+
+    Run version = ctlWithout("--config", file, "version");
+    assertThat(version.exitCode()).as("no -r: the file's runtime-endpoint").isZero();
+    assertThat(version.out()).contains("fake");
+  }
+
+  @Test
+  void configRefusesUnknownKeysAndBadValuesByName() throws IOException {
+    String file = dir.resolve("crictl.yaml").toString();
+
+    Run unknown = ctlWithout("--config", file, "config", "--set", "runtime-endpont=unix:///x.sock");
+    Run timeout = ctlWithout("--config", file, "config", "--set", "timeout=10s");
+    Files.writeString(Path.of(file), "runtime-endpoint: unix:///x.sock\nimage-endpiont: unix:///x.sock\n");
+    Run readingBadFile = ctlWithout("--config", file, "version");
+
+    assertThat(unknown.exitCode()).isEqualTo(1);
+    assertThat(unknown.err()).contains("unknown key 'runtime-endpont'").contains("runtime-endpoint");
+    assertThat(timeout.err()).contains("timeout is whole seconds, e.g. 10, not '10s'");
+    assertThat(readingBadFile.exitCode()).isEqualTo(1);
+    assertThat(readingBadFile.err()).contains("unknown key 'image-endpiont'");
+  }
+
+  @Test
+  void portForwardRefusesPortsThatAreNoPorts() {
+    Run run = ctl("port-forward", "3a74", "8080:http");
+    Run zero = ctl("port-forward", "3a74", "0");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("'8080:http' is not [LOCAL-PORT:]REMOTE-PORT");
+    assertThat(zero.err()).contains("'0' is not [LOCAL-PORT:]REMOTE-PORT");
+    assertThat(cri.calls).as("nothing listened, nothing asked").doesNotContain("PortForward");
+  }
 }
