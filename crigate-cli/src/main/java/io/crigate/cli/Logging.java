@@ -110,6 +110,11 @@ record Logging(Level root, Map<String, Level> levels, boolean json) {
     if (root.getAppender("STDERR") instanceof ConsoleAppender<ILoggingEvent> console) {
       JsonEncoder encoder = new JsonEncoder();
       encoder.setContext(context);
+      // the message as read, not its pattern and arguments apart; no per-event logger context dump
+      encoder.setWithFormattedMessage(true);
+      encoder.setWithMessage(false);
+      encoder.setWithArguments(false);
+      encoder.setWithContext(false);
       encoder.start();
       console.stop();
       console.setEncoder(encoder);

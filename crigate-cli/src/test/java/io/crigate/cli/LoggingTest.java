@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crigate.spi.CrigateException;
 import org.junit.jupiter.api.AfterEach;
@@ -51,5 +52,27 @@ class LoggingTest {
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("text or json");
     assertThatThrownBy(() -> Logging.parse("info", JSON.readTree("{\"level\":\"debug\"}")))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("unknown logging key 'level'");
+  }
+
+  @Test
+  void jsonFormatWritesOneJsonObjectPerLine() throws Exception {
+    ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    var console = (ch.qos.logback.core.OutputStreamAppender<ch.qos.logback.classic.spi.ILoggingEvent>) root.getAppender("STDERR");
+    var text = console.getEncoder();
+    java.io.ByteArrayOutputStream written = new java.io.ByteArrayOutputStream();
+    try {
+      Logging.parse("info", JSON.readTree("{\"format\":\"json\"}")).apply(null);
+      console.setOutputStream(written);
+      LoggerFactory.getLogger("io.crigate.core.Gateway").info("serving {}", "now");
+
+      JsonNode line = JSON.readTree(written.toString(java.nio.charset.StandardCharsets.UTF_8).lines().reduce((a, b) -> b).orElseThrow());
+      assertThat(line.path("level").asText()).isEqualTo("INFO");
+      assertThat(line.path("loggerName").asText()).isEqualTo("io.crigate.core.Gateway");
+      assertThat(line.path("formattedMessage").asText()).isEqualTo("serving now");
+    } finally {
+      console.stop();
+      console.setEncoder(text);
+      console.start();
+    }
   }
 }

@@ -151,6 +151,30 @@ class StreamingIT {
         });
   }
 
+  /** cri-resmgr's --logger-debug, here: debug output for one component, live, by SIGHUP after editing the file. */
+  @Test
+  void sighupAppliesTheLoggingSectionWithoutARestart() throws Exception {
+    Path config = crigate.workDir().resolve("crigate.yaml");
+    Path log = crigate.workDir().resolve("crigate.log");
+    String original = Files.readString(config);
+    try {
+      Files.writeString(config, original + "logging:\n  levels:\n    streaming: debug\n");
+      new ProcessBuilder("kill", "-HUP", Long.toString(crigate.process().pid())).start().waitFor();
+      await("reload logged").atMost(Duration.ofSeconds(20)).until(() -> Files.readString(log)
+          .contains("SIGHUP: log levels now root=INFO {io.crigate.streaming=DEBUG}"));
+
+      String url = execUrl(ExecRequest.newBuilder().addCmd("true").setStdout(true));
+      assertThat(client.run(url, "ws", "-no-stdin").exitCode()).isZero();
+
+      assertThat(Files.readString(log)).as("debug lines of the streaming component, before any restart")
+          .containsPattern("DEBUG .*io\\.crigate\\.streaming\\.UpgradeHandler - .*upgraded to WebSocket");
+      assertThat(crigate.process().isAlive()).isTrue();
+    } finally {
+      Files.writeString(config, original);
+      new ProcessBuilder("kill", "-HUP", Long.toString(crigate.process().pid())).start().waitFor();
+    }
+  }
+
   @Test
   void metricsShowCallsBackendsStoreWritesAndSlurmJobs() throws Exception {
     execUrl(ExecRequest.newBuilder().addCmd("true").setStdout(true));

@@ -25,6 +25,8 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The first request on a connection: {@code /exec/<token>} or {@code /attach/<token>}, upgraded to
@@ -36,6 +38,7 @@ final class UpgradeHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
   static final String SPDY = "SPDY/3.1";
   static final String PROTOCOL_HEADER = "X-Stream-Protocol-Version";
   static final int MAX_WEBSOCKET_MESSAGE = 1 << 20;
+  private static final Logger LOG = LoggerFactory.getLogger(UpgradeHandler.class);
 
   private final Tokens tokens;
   private final Duration streamCreationTimeout;
@@ -51,6 +54,7 @@ final class UpgradeHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
     Optional<StreamRequest> session = path.length == 3 && path[0].isEmpty()
         ? tokens.consume(path[1], path[2]) : Optional.empty();
     if (session.isEmpty()) {
+      LOG.debug("refused {} from {}: unknown, used or expired URL", path.length > 1 ? path[1] : "?", ctx.channel().remoteAddress());
       refuse(ctx, HttpResponseStatus.NOT_FOUND, "no such stream: the URL is unknown, already used or expired\n");
       return;
     }
@@ -91,6 +95,7 @@ final class UpgradeHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
       pipeline.replace(HttpServerCodec.class, "spdy", new SpdyFrameCodec(SpdyVersion.SPDY_3_1));
       pipeline.replace(this, "session", new SpdyStreams(session, streamCreationTimeout));
       ctx.channel().config().setAutoRead(true);
+      LOG.debug("{}: upgraded to {} ({})", session.what(), SPDY, SpdyStreams.PROTOCOL);
     });
   }
 
@@ -114,6 +119,7 @@ final class UpgradeHandler extends SimpleChannelInboundHandler<FullHttpRequest> 
       ctx.pipeline().addAfter(ctx.name(), "aggregate", new WebSocketFrameAggregator(MAX_WEBSOCKET_MESSAGE));
       ctx.pipeline().remove(this);
       ctx.channel().config().setAutoRead(true);
+      LOG.debug("{}: upgraded to WebSocket ({})", session.what(), protocol.isEmpty() ? "no subprotocol" : protocol);
       streams.start();
     });
   }

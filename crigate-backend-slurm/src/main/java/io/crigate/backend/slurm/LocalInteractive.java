@@ -8,6 +8,7 @@ import io.crigate.spi.TerminalSize;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,8 +35,16 @@ final class LocalInteractive implements Interactive {
       }
       Map<String, String> env = new HashMap<>(System.getenv());
       env.putIfAbsent("TERM", "xterm");
-      PtyProcess pty = new PtyProcessBuilder(argv.toArray(String[]::new)).setEnvironment(env)
-          .setInitialColumns(size.width()).setInitialRows(size.height()).setConsole(false).start();
+      // The terminal gets its size and loses its local echo before srun starts: pty4j would set an
+      // initial size after the start, and that SIGWINCH can hit srun while it waits for the job's
+      // terminal connection, which it then gives up ("pty: accept failure: Interrupted system
+      // call"). Without local echo the first output is the job's, which SlurmStreams waits for
+      // before it passes on later sizes.
+      List<String> prepared = new ArrayList<>(List.of("sh", "-c",
+          "stty -echo rows %d cols %d 2>/dev/null; exec \"$@\"".formatted(size.height(), size.width()), "sh"));
+      prepared.addAll(argv);
+      PtyProcess pty = new PtyProcessBuilder(prepared.toArray(String[]::new)).setEnvironment(env)
+          .setConsole(false).start();
       return new LocalInteractive(pty, true);
     } catch (IOException e) {
       throw new CrigateException.Unavailable("cannot run %s: %s".formatted(argv.getFirst(), e.getMessage()), e);

@@ -66,24 +66,35 @@ final class SlurmStreams implements StreamingRuntime {
     }
     argv.add("--");
     argv.addAll(job.inImage().apply(request.getCmdList()));
-    AtomicReference<TerminalSize> initial = new AtomicReference<>(DEFAULT_SIZE);
-    AtomicReference<Interactive> started = new AtomicReference<>();
+    // srun --pty accepts slurmstepd's terminal connection after it starts, and a SIGWINCH during
+    // that accept() makes it give up on window sizes for good ("pty: accept failure: Interrupted
+    // system call"). So the terminal starts at the latest size known, and later sizes are applied
+    // only once the command's output has begun, by when the step (and that connection) is up.
+    AtomicReference<TerminalSize> latest = new AtomicReference<>(DEFAULT_SIZE);
+    AtomicReference<Interactive> resizable = new AtomicReference<>();
     io.onResize(size -> {
-      Interactive running = started.get();
-      if (running == null) {
-        initial.set(size);
-      } else {
+      latest.set(size);
+      Interactive running = resizable.get();
+      if (running != null) {
         running.resize(size);
       }
     });
-    Interactive command = launcher.start(argv, io.tty(), initial.get());
-    started.set(command);
-    command.resize(initial.get()); // a size that arrived while srun was starting
+    TerminalSize startSize = latest.get();
+    Interactive command = launcher.start(argv, io.tty(), startSize);
+    Runnable outputBegan = () -> {
+      resizable.set(command);
+      TerminalSize now = latest.get();
+      if (!now.equals(startSize)) {
+        command.resize(now); // one that arrived before: applied now, as the client expects
+      }
+    };
     // On a terminal the end of the client's stdin is not passed on: closing the pty's input would
     // hang up the terminal and kill the command (kubectl exec -t without -i sends no stdin at all).
-    Thread input = Thread.ofVirtual().name("exec-stdin").start(() -> pipe(io.stdin(), command.stdin(), !io.tty()));
-    Thread output = Thread.ofVirtual().name("exec-stdout").start(() -> pipe(command.stdout(), io.stdout(), false));
-    Thread errors = Thread.ofVirtual().name("exec-stderr").start(() -> pipe(command.stderr(), io.stderr(), false));
+    Thread input = Thread.ofVirtual().name("exec-stdin").start(() -> pipe(io.stdin(), command.stdin(), !io.tty(), () -> {}));
+    Thread output = Thread.ofVirtual().name("exec-stdout")
+        .start(() -> pipe(command.stdout(), io.stdout(), false, outputBegan));
+    Thread errors = Thread.ofVirtual().name("exec-stderr")
+        .start(() -> pipe(command.stderr(), io.stderr(), false, () -> {}));
     try {
       int exitCode = command.waitFor();
       output.join();
@@ -106,11 +117,19 @@ final class SlurmStreams implements StreamingRuntime {
         .follow(io.stdout(), io.stderr());
   }
 
-  /** Copies until the end of {@code from}; a broken side ends the copy quietly (the session reports the outcome). */
-  private static void pipe(InputStream from, OutputStream to, boolean closeTarget) {
+  /**
+   * Copies until the end of {@code from}, running {@code first} once the first bytes arrived; a broken
+   * side ends the copy quietly (the session reports the outcome).
+   */
+  private static void pipe(InputStream from, OutputStream to, boolean closeTarget, Runnable first) {
     byte[] buffer = new byte[8192];
+    boolean begun = false;
     try {
       for (int n; (n = from.read(buffer)) >= 0; ) {
+        if (!begun) {
+          begun = true;
+          first.run();
+        }
         to.write(buffer, 0, n);
         to.flush();
       }
