@@ -15,6 +15,11 @@ env_file="${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}/env"
   || ./mvnw -B -q -o -DskipTests -pl crigate-bench,crigate-cli -am package
 work=$(mktemp -d /tmp/crigate-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
+# CRIGATE_BENCH_METRICS=1: crigate with metrics on (loopback, free port), to measure what they cost the fast path
+if [ "${CRIGATE_BENCH_METRICS:-}" = 1 ]; then
+  printf 'metrics:\n  enabled: true\n  port: 0\n' >"$work/metrics.yaml"
+  set -- --crigate-config "$work/metrics.yaml" "$@"
+fi
 "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
   -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-cli/target/crigate-cli-0.1.0-SNAPSHOT.jar:crigate-cli/target/lib/*" \
   io.crigate.bench.ProxyOverheadBenchmark \

@@ -14,6 +14,9 @@ packages+=(podman)
 packages+=(golang-go golang-github-containerd-ttrpc-dev golang-gogoprotobuf-dev)
 # crigate-nri's GoRuntimeIT generates the NRI API for Go with protoc and the packaged protoc-gen-gogottrpc
 packages+=(protobuf-compiler)
+# Go 1.19 and the libraries Kubernetes streams with (spdystream, gorilla/websocket): StreamingIT builds
+# its remotecommand client from crigate-it/src/test/go in GOPATH mode
+packages+=(golang-github-docker-spdystream-dev golang-github-gorilla-websocket-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -26,15 +27,20 @@ final class CrigateUnderBench implements AutoCloseable {
 
   /**
    * Starts crigate with one {@code default} backend and returns once a Version call through its
-   * socket succeeds; the time until then is what a kubelet waits after a restart.
+   * socket succeeds; the time until then is what a kubelet waits after a restart. {@code config},
+   * when not null, is passed as {@code --config}.
    */
-  static CrigateUnderBench start(Path repository, Path workDir, String runtimeEndpoint) throws IOException {
+  static CrigateUnderBench start(Path repository, Path workDir, String runtimeEndpoint, Path config)
+      throws IOException {
     Files.createDirectories(workDir);
     Path socket = workDir.resolve("crigate.sock");
-    List<String> command = List.of(repository.resolve("bin/crigate").toString(), "serve",
+    List<String> command = new ArrayList<>(List.of(repository.resolve("bin/crigate").toString(), "serve",
         "--socket", socket.toString(),
         "--state-dir", workDir.resolve("state").toString(),
-        "--remote-runtime-endpoints", "default:" + runtimeEndpoint);
+        "--remote-runtime-endpoints", "default:" + runtimeEndpoint));
+    if (config != null) {
+      command.addAll(List.of("--config", config.toAbsolutePath().toString()));
+    }
     long launched = System.nanoTime();
     Process process = new ProcessBuilder(command)
         .redirectErrorStream(true)

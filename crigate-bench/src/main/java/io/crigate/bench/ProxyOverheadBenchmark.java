@@ -61,6 +61,9 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
       description = "another crigate checkout (e.g. main) measured in the same run, interleaved, as a third side")
   Path baselineRepository;
 
+  @Option(names = "--crigate-config", description = "crigate's --config file, e.g. one that enables metrics")
+  Path crigateConfig;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new ProxyOverheadBenchmark()).execute(args));
   }
@@ -70,9 +73,9 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
     BenchmarkReport out = new BenchmarkReport();
     out.startsToServing(timedStarts());
     try (CriClient direct = CriClient.connect(runtimeEndpoint);
-        CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint);
+        CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint, crigateConfig);
         CrigateUnderBench baseline = baselineRepository == null ? null
-            : CrigateUnderBench.start(baselineRepository.toAbsolutePath(), workDir.resolve("baseline"), runtimeEndpoint)) {
+            : CrigateUnderBench.start(baselineRepository.toAbsolutePath(), workDir.resolve("baseline"), runtimeEndpoint, null)) {
       Optional<CrigateUnderBench> other = Optional.ofNullable(baseline);
       PodFleet viaFleet = new PodFleet(crigate.client(), image, workDir.resolve("logs"));
       PodFleet directFleet = new PodFleet(direct, image, workDir.resolve("logs"));
@@ -124,7 +127,7 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
   private Samples timedStarts() throws Exception {
     Samples samples = new Samples();
     for (int i = 0; i < starts; i++) {
-      try (CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint)) {
+      try (CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint, crigateConfig)) {
         samples.add(crigate.startToServing().toNanos());
       }
     }

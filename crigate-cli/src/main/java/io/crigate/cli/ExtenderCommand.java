@@ -10,6 +10,7 @@ import io.crigate.scheduler.extender.NodeLoads;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -38,6 +39,9 @@ final class ExtenderCommand implements Callable<Integer> {
   @Option(names = "--filter", description = "Serve the filter verb: fail nodes that publish no layer inventory")
   boolean filter;
 
+  @Option(names = "--metrics", description = "Serve GET /metrics (verb latency) and /healthz on the same port")
+  boolean metrics;
+
   @Option(names = "--insecure-registry", description = "Registry (host[:port]) spoken to over plain HTTP; repeatable")
   List<String> insecureRegistries = List.of();
 
@@ -57,7 +61,8 @@ final class ExtenderCommand implements Callable<Integer> {
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         InventoryInformer informer = new InventoryInformer(client, inventories);
         NodeLoadInformer loadInformer = new NodeLoadInformer(client, loads);
-        ExtenderServer server = new ExtenderServer(host, port, urlPrefix, filter, inventories, loads, registry::layers)) {
+        ExtenderServer server = new ExtenderServer(host, port, urlPrefix, filter, inventories, loads, registry::layers,
+            metrics ? new PrometheusRegistry() : null)) {
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
       stopped.await();

@@ -1,21 +1,33 @@
 package io.crigate.cli;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
 import io.crigate.core.Gateway;
 import io.crigate.core.config.ConfigFlags;
 import io.crigate.core.config.ConfigLoader;
 import io.crigate.core.config.GatewayConfig;
 import io.crigate.images.LayerAwareImages;
+import io.crigate.metrics.MeteredBackends;
+import io.crigate.metrics.MetricsServer;
+import io.crigate.metrics.MetricsSettings;
+import io.crigate.metrics.RpcMetrics;
+import io.crigate.spi.BackendFactory;
 import io.crigate.spi.CrigateException;
+import io.crigate.streaming.StreamingServer;
+import io.crigate.streaming.StreamingSettings;
+import io.grpc.ServerInterceptor;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.PrintWriter;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
+import sun.misc.Signal;
 
 /**
  * {@code crigate serve}: the CRI gateway itself. Flags left out fall back to the {@code --config}
@@ -69,32 +81,86 @@ final class ServeCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     GatewayConfig gatewayConfig;
     Gateway gateway;
+    StreamingServer streams = null;
+    MetricsServer metricsServer = null;
+    AtomicBoolean serving = new AtomicBoolean();
+    Logging logging;
     try {
-      gatewayConfig = ConfigLoader.load(new ConfigFlags(config, socket, stateDir, remoteRuntimeEndpoints, dump,
-          dumpFile, dumpFormat, dumpRedactEnv, logLevel));
-      applyLogLevel(gatewayConfig.logLevel());
-      gateway = Gateway.start(gatewayConfig, Backends.factories(), LayerAwareImages.factory(gatewayConfig.images()),
-          AdjustmentPluginsConfig.of(gatewayConfig));
+      gatewayConfig = ConfigLoader.load(flags());
+      logging = Logging.parse(gatewayConfig.logLevel(), gatewayConfig.logging());
+      logging.apply(null);
+      MetricsSettings metrics = MetricsSettings.parse(gatewayConfig.metrics());
+      streams = StreamingServer.create(StreamingSettings.parse(gatewayConfig.streaming()));
+      PrometheusRegistry registry = new PrometheusRegistry();
+      Map<String, BackendFactory> factories = Backends.factories();
+      List<ServerInterceptor> interceptors = List.of();
+      if (metrics.enabled()) {
+        // Only when enabled: without metrics the fast path carries no interceptor and no proxy at all.
+        factories = new MeteredBackends(registry).wrap(factories);
+        interceptors = List.of(new RpcMetrics(registry));
+        metricsServer = MetricsServer.start(metrics, registry, serving::get);
+      }
+      gateway = Gateway.start(gatewayConfig, factories, new Gateway.Extensions(
+          LayerAwareImages.factory(gatewayConfig.images()), AdjustmentPluginsConfig.of(gatewayConfig), streams, registry, interceptors));
+      serving.set(true);
     } catch (CrigateException.InvalidArgument e) {
       err.println("crigate serve: " + e.getMessage());
+      closeQuietly(streams, metricsServer);
       return EXIT_BAD_CONFIG;
     } catch (RuntimeException e) {
       err.println("crigate serve: cannot start: " + describe(e));
+      closeQuietly(streams, metricsServer);
       LoggerFactory.getLogger(ServeCommand.class).debug("start failed", e);
       return EXIT_START_FAILED;
     }
+    reloadLoggingOnHangup(logging);
     CountDownLatch stopped = new CountDownLatch(1);
+    StreamingServer startedStreams = streams;
+    MetricsServer startedMetrics = metricsServer;
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("crigate-shutdown").unstarted(() -> {
+      serving.set(false);
       gateway.close();
+      closeQuietly(startedStreams, startedMetrics);
       stopped.countDown();
     }));
     stopped.await();
     return 0;
   }
 
-  private static void applyLogLevel(String level) {
-    Logger root = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    root.setLevel(Level.toLevel(level));
+  private static void closeQuietly(AutoCloseable... resources) {
+    for (AutoCloseable resource : resources) {
+      try {
+        if (resource != null) {
+          resource.close();
+        }
+      } catch (Exception e) {
+        LoggerFactory.getLogger(ServeCommand.class).warn("closing {} failed: {}", resource, e.toString());
+      }
+    }
+  }
+
+  /**
+   * SIGHUP ({@code systemctl reload crigate}) re-reads the configuration and applies its logging
+   * section and logLevel: debug output for one component without a restart. Other changes need one.
+   */
+  private void reloadLoggingOnHangup(Logging initial) {
+    AtomicReference<Logging> current = new AtomicReference<>(initial);
+    org.slf4j.Logger log = LoggerFactory.getLogger(ServeCommand.class);
+    Signal.handle(new Signal("HUP"), signal -> {
+      try {
+        GatewayConfig reread = ConfigLoader.load(flags());
+        Logging next = Logging.parse(reread.logLevel(), reread.logging());
+        next.apply(current.getAndSet(next));
+        log.info("SIGHUP: log levels now root={} {}", next.root(), next.levels());
+      } catch (RuntimeException e) {
+        log.warn("SIGHUP: configuration not reloaded, log levels unchanged: {}", e.getMessage());
+      }
+    });
+  }
+
+  private ConfigFlags flags() {
+    return new ConfigFlags(config, socket, stateDir, remoteRuntimeEndpoints, dump, dumpFile, dumpFormat,
+        dumpRedactEnv, logLevel);
   }
 
   /** The message and its causes on one line; I/O failures carry the path in the cause. */

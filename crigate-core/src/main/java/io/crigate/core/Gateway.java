@@ -14,11 +14,13 @@ import io.crigate.spi.BackendFactory;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.ImageObserver;
 import io.crigate.spi.InitContext;
+import io.crigate.spi.Streams;
 import io.crigate.transport.EventLoops;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
 import io.netty.channel.EventLoopGroup;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -78,6 +80,27 @@ public final class Gateway implements AutoCloseable {
    */
   public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories,
       ImageObserver.Factory imageObservers, AdjustmentPlugins plugins) {
+    return start(config, factories,
+        new Extensions(imageObservers, plugins, Streams.NONE, new PrometheusRegistry(), List.of()));
+  }
+
+  /**
+   * What the composition root adds to a gateway; the caller owns the streaming server and closes it
+   * after the gateway.
+   *
+   * @param imageObservers see {@link #start(GatewayConfig, Map, ImageObserver.Factory)}
+   * @param plugins see {@link #start(GatewayConfig, Map, ImageObserver.Factory, AdjustmentPlugins)}
+   * @param streams crigate's streaming server, offered to backends
+   * @param metrics the registry backends put their metrics in
+   * @param interceptors outermost first, around error mapping and dump (e.g. call metrics, which must
+   *     see the status errors were mapped to)
+   */
+  public record Extensions(ImageObserver.Factory imageObservers, AdjustmentPlugins plugins, Streams streams,
+      PrometheusRegistry metrics, List<ServerInterceptor> interceptors) {}
+
+  public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories, Extensions extensions) {
+    ImageObserver.Factory imageObservers = extensions.imageObservers();
+    AdjustmentPlugins plugins = extensions.plugins();
     checkTypes(config, factories);
     config.warnings().forEach(log::warn);
     long startNanos = System.nanoTime();
@@ -95,7 +118,8 @@ public final class Gateway implements AutoCloseable {
       Map<String, Backend> backends = new LinkedHashMap<>();
       Map<String, BackendTimeouts> timeouts = new LinkedHashMap<>();
       for (BackendConfig backend : config.backends()) {
-        Backend created = factories.get(backend.type()).create(initContext(config.stateDir(), backend, state, eventLoops));
+        Backend created = factories.get(backend.type())
+            .create(initContext(config.stateDir(), backend, state, eventLoops, extensions));
         running.push(created);
         backends.put(backend.name(), created);
         timeouts.put(backend.name(), backend.timeouts());
@@ -111,6 +135,7 @@ public final class Gateway implements AutoCloseable {
         running.push(dump);
         interceptors.add(dump); // added last, so it runs first: it sees the status errors were mapped to
       }
+      interceptors.addAll(extensions.interceptors().reversed());
       List<ServerServiceDefinition> services = router.services().stream()
           .map(service -> ServerInterceptors.intercept(service, interceptors))
           .toList();
@@ -150,10 +175,10 @@ public final class Gateway implements AutoCloseable {
   }
 
   private static InitContext initContext(Path stateDir, BackendConfig backend, GatewayState state,
-      EventLoopGroup eventLoops) {
+      EventLoopGroup eventLoops, Extensions extensions) {
     Path dir = PrivateFiles.directory(PrivateFiles.directory(stateDir.resolve("backends")).resolve(backend.name()));
     return new InitContext(backend.name(), backend.settings(), dir, state.backendStore(backend.name()), Clock.systemUTC(),
-        eventLoops);
+        eventLoops, extensions.streams(), extensions.metrics());
   }
 
   private static void logServing(GatewayConfig config, Duration gatewayStart) {

@@ -61,6 +61,10 @@ final class CrigateProcess implements AutoCloseable {
     return cri;
   }
 
+  long pid() {
+    return process.pid();
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }

@@ -42,6 +42,7 @@ final class JobPoller implements AutoCloseable {
   /** Not a monitor: squeue runs under it (see {@link KeyedLocks}). */
   private final ReentrantLock pollLock = new ReentrantLock();
   private volatile CrigateException.Unavailable lastFailure;
+  private volatile PollObserver observer = (nanos, commands) -> {};
   private volatile boolean running = true;
   private volatile long lastSubmitNanos;
   private final Thread thread;
@@ -52,6 +53,16 @@ final class JobPoller implements AutoCloseable {
     this.onSettled = onSettled;
     this.thread = Thread.ofVirtual().name("slurm-poller-" + cluster).unstarted(this::loop);
     this.lastSubmitNanos = System.nanoTime() - interval.toNanos();
+  }
+
+  /** Told about every successful poll: how long it took and how many Slurm commands it ran. */
+  @FunctionalInterface
+  interface PollObserver {
+    void polled(long nanos, int commands);
+  }
+
+  void observe(PollObserver observer) {
+    this.observer = observer;
   }
 
   /** Called as a submission starts; the timed loop defers its next polls while they keep coming. */
@@ -117,6 +128,7 @@ final class JobPoller implements AutoCloseable {
   }
 
   private void pollOnce() {
+    long start = System.nanoTime();
     List<JobState> queue = client.queue(tracked);
     Map<Long, JobState> queued = new HashMap<>();
     queue.forEach(job -> queued.put(job.jobId(), job));
@@ -140,6 +152,7 @@ final class JobPoller implements AutoCloseable {
       }
     }
     polls.incrementAndGet();
+    observer.polled(System.nanoTime() - start, needFinals.isEmpty() ? 1 : 2);
   }
 
   private void loop() {

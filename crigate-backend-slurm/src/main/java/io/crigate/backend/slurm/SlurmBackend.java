@@ -5,6 +5,7 @@ import com.google.protobuf.InvalidProtocolBufferException;
 import io.crigate.api.cri.v1.*;
 import io.crigate.spi.Backend;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.Streams;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -62,6 +63,8 @@ final class SlurmBackend implements Backend {
    * write is needed before sbatch. Cleared by looking the job up by name.
    */
   private final Set<String> unreconciled = ConcurrentHashMap.newKeySet();
+
+  private volatile Streaming streaming = new Streaming(Streams.NONE, new SlurmStreams(this::runningJob, null));
 
   /** Runs between sbatch and storing the job id; tests use it to simulate a crash right there. */
   volatile Runnable afterSubmit = () -> {};
@@ -592,19 +595,44 @@ final class SlurmBackend implements Backend {
 
   @Override
   public ExecResponse exec(ExecRequest request) {
-    throw new CrigateException.Unimplemented(
-        "streaming Exec is not available for Slurm jobs (batch jobs have no terminal); use ExecSync, which runs srun --overlap");
+    streaming.runtime().checkExec(request);
+    return streaming.server().exec(request, streaming.runtime());
   }
 
   @Override
   public AttachResponse attach(AttachRequest request) {
-    throw new CrigateException.Unimplemented(
-        "Attach is not available for Slurm jobs: their output is in the container log (crigate ctl logs)");
+    streaming.runtime().checkAttach(request);
+    return streaming.server().attach(request, streaming.runtime());
   }
 
   @Override
   public PortForwardResponse portForward(PortForwardRequest request) {
-    throw new CrigateException.Unimplemented("PortForward is not available for Slurm jobs");
+    throw new CrigateException.Unimplemented(("PortForward is not implemented for slurm backend %s: a job's ports "
+        + "are on a compute node in the cluster's network, which crigate does not route to (docs/streaming.md)")
+        .formatted(name));
+  }
+
+  /** crigate's streaming server and the runtime that serves it; set once by the factory. */
+  record Streaming(Streams server, SlurmStreams runtime) {}
+
+  void serveStreams(Streams server, Interactive.Launcher launcher) {
+    this.streaming = new Streaming(server, new SlurmStreams(this::runningJob, launcher));
+  }
+
+  /** The running job of a container, for a streaming session. */
+  RunningJob runningJob(String containerId) {
+    Records.Container container = container(containerId);
+    if (!container.started() || container.finish() != null) {
+      throw new CrigateException.FailedPrecondition("container %s is not running".formatted(container.id()));
+    }
+    cluster(container).poller().state(container.jobId()).filter(job -> job.state().equals("PENDING")).ifPresent(job -> {
+      throw new CrigateException.FailedPrecondition("container %s: slurm job %d is still PENDING (%s): it has no "
+          .formatted(container.id(), job.jobId(), job.reason()) + "allocation to run in yet");
+    });
+    String image = containerConfig(container).getImage().getImage();
+    return new RunningJob(container.id(), container.jobId(), container.login(),
+        cmd -> runner.exec(image, container.id(), cmd), dirs.container(container.sandboxId(), container.id()),
+        () -> ended(container.id()));
   }
 
   @Override
@@ -758,6 +786,25 @@ final class SlurmBackend implements Backend {
 
   private long nowNanos() {
     return JobOutcome.nanos(clock.instant(), 0);
+  }
+
+  /** How many of this backend's containers are in each state of their job, for metrics. */
+  Map<String, Long> jobsByState() {
+    return containers.values().stream().collect(Collectors.groupingBy(this::jobState, Collectors.counting()));
+  }
+
+  private String jobState(Records.Container container) {
+    if (container.finish() != null) {
+      return "ENDED";
+    }
+    if (!container.started()) {
+      return "NOT_SUBMITTED";
+    }
+    try {
+      return cluster(container).poller().state(container.jobId()).map(JobState::state).orElse("SUBMITTED");
+    } catch (CrigateException.Unavailable e) {
+      return "UNKNOWN";
+    }
   }
 
   /** The poller, for harnesses that count Slurm commands per poll. */

@@ -24,7 +24,11 @@ public final class SlurmBackendFactory implements BackendFactory {
     };
     Function<ClusterLogin, SlurmClient> connect = login -> new CliSlurmClient(
         new SshCommandRunner(login.ssh(settings.containerLogins().knownHostsFile())), ZoneId.systemDefault());
-    return new SlurmBackend(context.name(), settings, client, connect, new RecordStore(context.store()),
-        LoginVault.in(context.stateDir()), context.clock());
+    SlurmBackend backend = new SlurmBackend(context.name(), settings, client, connect,
+        new RecordStore(context.store()), LoginVault.in(context.stateDir()), context.clock());
+    // Interactive srun needs the Slurm tools on this host; over ssh and rest it is not offered yet.
+    backend.serveStreams(context.streams(), settings.transportKind().equals("local") ? LocalInteractive::start : null);
+    SlurmMetrics.in(context.metrics()).add(context.name(), backend);
+    return backend;
   }
 }

@@ -33,11 +33,18 @@ abstract class CriAction implements Callable<Integer> {
   @Override
   public final Integer call() {
     CtlLogging.quiet();
-    Duration deadline = ctl.timeout().orElse(defaultDeadline());
-    try (CriClient client = CriClient.connect(ctl.endpoint())) {
+    Duration deadline;
+    String endpoint;
+    try {
+      deadline = ctl.timeout().orElse(defaultDeadline());
+      endpoint = ctl.endpoint();
+    } catch (CrigateException e) {
+      return fail(e.getMessage());
+    }
+    try (CriClient client = CriClient.connect(endpoint)) {
       return run(new CriSession(client, deadline));
     } catch (StatusRuntimeException e) {
-      return fail(CallFailure.describe(e, ctl.endpoint(), deadline));
+      return fail(CallFailure.describe(e, endpoint, deadline));
     } catch (CrigateException e) {
       return fail(e.getMessage());
     } catch (IOException e) {

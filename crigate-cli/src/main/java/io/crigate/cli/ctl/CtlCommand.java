@@ -1,5 +1,6 @@
 package io.crigate.cli.ctl;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import picocli.CommandLine.Command;
@@ -34,15 +35,30 @@ import picocli.CommandLine.Option;
       PullCommand.class,
       RmiCommand.class,
       LogsCommand.class,
-      ExecCommand.class
+      ExecCommand.class,
+      AttachCommand.class,
+      StatsCommand.class,
+      StatspCommand.class,
+      UpdateCommand.class,
+      EventsCommand.class,
+      PortForwardCommand.class,
+      ConfigCommand.class
     })
 public final class CtlCommand {
 
+  static final String DEFAULT_ENDPOINT = "unix:///run/crigate/crigate.sock";
+
   @Option(
       names = {"-r", "--runtime-endpoint"},
-      defaultValue = "${env:CONTAINER_RUNTIME_ENDPOINT:-unix:///run/crigate/crigate.sock}",
-      description = "CRI endpoint (default: $CONTAINER_RUNTIME_ENDPOINT or ${DEFAULT-VALUE}).")
+      description = "CRI endpoint (default: $CONTAINER_RUNTIME_ENDPOINT, else the config file's runtime-endpoint, else "
+          + DEFAULT_ENDPOINT + ").")
   private String endpoint;
+
+  @Option(
+      names = {"-c", "--config"},
+      defaultValue = "${env:CRI_CONFIG_FILE:-/etc/crictl.yaml}",
+      description = "Client config file, crictl's format (default: $CRI_CONFIG_FILE or ${DEFAULT-VALUE}); see 'ctl config'.")
+  private Path config;
 
   @Option(
       names = {"-t", "--timeout"},
@@ -50,11 +66,24 @@ public final class CtlCommand {
       description = "Deadline of each call, e.g. 10s or 2m (default: 2m for pull, 30s otherwise).")
   private Duration timeout;
 
+  /** The flag, else $CONTAINER_RUNTIME_ENDPOINT, else the config file, else crigate's socket (crictl's order). */
   String endpoint() {
-    return endpoint;
+    if (endpoint != null) {
+      return endpoint;
+    }
+    String fromEnvironment = System.getenv("CONTAINER_RUNTIME_ENDPOINT");
+    if (fromEnvironment != null && !fromEnvironment.isEmpty()) {
+      return fromEnvironment;
+    }
+    return ClientConfig.load(config).get(ClientConfig.RUNTIME_ENDPOINT).orElse(DEFAULT_ENDPOINT);
   }
 
+  /** The flag, else the config file's timeout (whole seconds; 0 is none). */
   Optional<Duration> timeout() {
-    return Optional.ofNullable(timeout);
+    return timeout != null ? Optional.of(timeout) : ClientConfig.load(config).timeout();
+  }
+
+  Path configFile() {
+    return config;
   }
 }

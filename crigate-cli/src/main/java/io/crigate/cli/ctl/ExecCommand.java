@@ -1,8 +1,10 @@
 package io.crigate.cli.ctl;
 
+import io.crigate.api.cri.v1.ExecRequest;
 import io.crigate.api.cri.v1.ExecSyncRequest;
 import io.crigate.api.cri.v1.ExecSyncResponse;
 import io.crigate.spi.CrigateException.InvalidArgument;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -16,8 +18,9 @@ import picocli.CommandLine.Parameters;
     name = "exec",
     description = {
       "Run a command in a container and wait for it (ExecSync): prints its output and exits with"
-          + " its exit code.",
-      "Usage: exec CONTAINER-ID -- CMD [ARG...]"
+          + " its exit code. With -i or -t, the command runs attached to this terminal over the"
+          + " runtime's streaming server (Exec).",
+      "Usage: exec [-i] [-t] CONTAINER-ID -- CMD [ARG...]"
     })
 final class ExecCommand extends CriAction {
 
@@ -35,6 +38,12 @@ final class ExecCommand extends CriAction {
 
   @Option(names = "--timeout", description = "Seconds the command may run (default: 0, no limit).")
   long timeoutSeconds;
+
+  @Option(names = {"-i", "--interactive"}, description = "Send this program's stdin to the command (streaming Exec).")
+  boolean interactive;
+
+  @Option(names = {"-t", "--tty"}, description = "Run the command on a terminal (streaming Exec).")
+  boolean tty;
 
   /** Everything after the container id belongs to the command, even words that look like options. */
   @Spec(Spec.Target.SELF)
@@ -59,7 +68,13 @@ final class ExecCommand extends CriAction {
   }
 
   @Override
-  int run(CriSession cri) {
+  int run(CriSession cri) throws IOException {
+    if (interactive || tty) {
+      String url = cri.runtime().exec(ExecRequest.newBuilder().setContainerId(cri.containerId(container))
+          .addAllCmd(withoutSeparator(command)).setStdin(interactive).setTty(tty).setStdout(true).setStderr(!tty)
+          .build()).getUrl();
+      return StreamSession.run(url, System.in, interactive, tty, out(), err());
+    }
     ExecSyncResponse result =
         cri.runtime()
             .execSync(

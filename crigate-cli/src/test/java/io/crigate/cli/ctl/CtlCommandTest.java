@@ -10,7 +10,10 @@ import io.crigate.api.cri.v1.PodSandbox;
 import io.crigate.api.cri.v1.PodSandboxMetadata;
 import io.grpc.Status;
 import java.io.IOException;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -305,5 +308,119 @@ class CtlCommandTest {
 
     assertThat(run.exitCode()).isEqualTo(1);
     assertThat(run.err()).contains("has no log path (its pod config sets no log_directory)");
+  }
+
+  @Test
+  void execInteractiveStreamsStdinThroughTheStreamingServerAndExitsWithTheCommandsCode() {
+    InputStream console = System.in;
+    System.setIn(new ByteArrayInputStream("héllo\n".getBytes(StandardCharsets.UTF_8)));
+    Run run;
+    try {
+      run = ctl("exec", "-i", "dea1", "--", "cat", "-");
+    } finally {
+      System.setIn(console);
+    }
+
+    assertThat(cri.calls).contains("Exec " + RUNNING + " [cat, -] stdin=true tty=false");
+    assertThat(run.out()).isEqualTo("HÉLLO\n");
+    assertThat(run.err()).isEqualTo("ran [cat, -]\n");
+    assertThat(run.exitCode()).isEqualTo(5);
+  }
+
+  @Test
+  void attachPrintsTheContainersOutput() {
+    Run run = ctl("attach", "dea1");
+
+    assertThat(cri.calls).contains("Attach " + RUNNING + " stdin=false");
+    assertThat(run.out()).isEqualTo("attached to " + RUNNING);
+    assertThat(run.exitCode()).isZero();
+  }
+
+  @Test
+  void statsShowsUsageOfOneContainer() {
+    Run run = ctl("stats", "dea1");
+
+    assertThat(cri.calls).contains("ListContainerStats " + RUNNING);
+    assertThat(run.out()).contains("nginx").contains("1500").contains("2MB");
+  }
+
+  @Test
+  void statspShowsUsageOfPods() {
+    Run run = ctl("statsp");
+
+    assertThat(cri.calls).contains("ListPodSandboxStats ");
+    assertThat(run.out()).contains("web").contains("2500");
+  }
+
+  @Test
+  void updateSendsTheNewResources() {
+    Run run = ctl("update", "--cpu-quota", "50000", "--memory", "268435456", "dea1");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(cri.calls).contains("UpdateContainerResources " + RUNNING + " quota=50000 memory=268435456");
+  }
+
+  @Test
+  void eventsPrintsEachEvent() {
+    Run run = ctl("events");
+
+    // created_at 1e9 ns after the epoch
+    assertThat(run.out()).contains("1970-01-01T00:00:01Z CONTAINER_STOPPED_EVENT container=" + RUNNING);
+  }
+
+  private static Run ctlWithout(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = new CommandLine(new CtlCommand());
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    int exit = cli.execute(args);
+    return new Run(exit, out.toString(), err.toString());
+  }
+
+  @Test
+  void configSetsKeysInCrictlsFormatAndCommandsUseThem() throws IOException {
+    String file = dir.resolve("crictl.yaml").toString();
+
+    Run set = ctlWithout("--config", file, "config", "--set", "runtime-endpoint=" + cri.endpoint + ",timeout=7");
+    Run positional = ctlWithout("--config", file, "config", "debug", "true");
+
+    assertThat(set.exitCode()).as(set.err()).isZero();
+    assertThat(positional.exitCode()).isZero();
+    assertThat(Files.readString(Path.of(file)))
+        .isEqualTo("runtime-endpoint: " + cri.endpoint + "\ntimeout: 7\ndebug: true\n");
+    assertThat(ctlWithout("--config", file, "config", "--get", "timeout").out()).isEqualTo("7\n");
+    assertThat(ctlWithout("--config", file, "config", "--list").out()).contains("runtime-endpoint").contains("debug");
+
+    Run version = ctlWithout("--config", file, "version");
+    assertThat(version.exitCode()).as("no -r: the file's runtime-endpoint").isZero();
+    assertThat(version.out()).contains("fake");
+  }
+
+  @Test
+  void configRefusesUnknownKeysAndBadValuesByName() throws IOException {
+    String file = dir.resolve("crictl.yaml").toString();
+
+    Run unknown = ctlWithout("--config", file, "config", "--set", "runtime-endpont=unix:///x.sock");
+    Run timeout = ctlWithout("--config", file, "config", "--set", "timeout=10s");
+    Files.writeString(Path.of(file), "runtime-endpoint: unix:///x.sock\nimage-endpiont: unix:///x.sock\n");
+    Run readingBadFile = ctlWithout("--config", file, "version");
+
+    assertThat(unknown.exitCode()).isEqualTo(1);
+    assertThat(unknown.err()).contains("unknown key 'runtime-endpont'").contains("runtime-endpoint");
+    assertThat(timeout.err()).contains("timeout is whole seconds, e.g. 10, not '10s'");
+    assertThat(readingBadFile.exitCode()).isEqualTo(1);
+    assertThat(readingBadFile.err()).contains("unknown key 'image-endpiont'");
+  }
+
+  @Test
+  void portForwardRefusesPortsThatAreNoPorts() {
+    Run run = ctl("port-forward", "3a74", "8080:http");
+    Run zero = ctl("port-forward", "3a74", "0");
+
+    assertThat(run.exitCode()).isEqualTo(1);
+    assertThat(run.err()).contains("'8080:http' is not [LOCAL-PORT:]REMOTE-PORT");
+    assertThat(zero.err()).contains("'0' is not [LOCAL-PORT:]REMOTE-PORT");
+    assertThat(cri.calls).as("nothing listened, nothing asked").doesNotContain("PortForward");
   }
 }

@@ -29,6 +29,15 @@ import io.crigate.api.cri.v1.StopContainerRequest;
 import io.crigate.api.cri.v1.StopContainerResponse;
 import io.crigate.api.cri.v1.VersionRequest;
 import io.crigate.api.cri.v1.VersionResponse;
+import io.crigate.api.cri.v1.*;
+import io.crigate.api.cri.v1.AttachRequest;
+import io.crigate.api.cri.v1.AttachResponse;
+import io.crigate.api.cri.v1.ExecRequest;
+import io.crigate.api.cri.v1.ExecResponse;
+import io.crigate.spi.StreamIo;
+import io.crigate.spi.StreamingRuntime;
+import io.crigate.streaming.StreamingServer;
+import io.crigate.streaming.StreamingSettings;
 import io.grpc.Server;
 import io.grpc.Status;
 import io.grpc.netty.NettyServerBuilder;
@@ -42,6 +51,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -201,8 +211,89 @@ final class FakeCriServer extends RuntimeServiceImplBase implements AutoCloseabl
     response.onCompleted();
   }
 
+  /** Exec and Attach are served by crigate's streaming server, with "commands" that shout their stdin back. */
+  private final StreamingServer streams = StreamingServer.create(StreamingSettings.defaults());
+  private final StreamingRuntime shout = new StreamingRuntime() {
+    @Override
+    public int exec(ExecRequest request, StreamIo io) {
+      try {
+        io.stdout().write(new String(io.stdin().readAllBytes(), StandardCharsets.UTF_8).toUpperCase(Locale.ROOT)
+            .getBytes(StandardCharsets.UTF_8));
+        io.stderr().write(("ran " + request.getCmdList() + "\n").getBytes(StandardCharsets.UTF_8));
+        return 5;
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+
+    @Override
+    public void attach(AttachRequest request, StreamIo io) {
+      try {
+        io.stdout().write("attached to ".concat(request.getContainerId()).getBytes(StandardCharsets.UTF_8));
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }
+  };
+
+  @Override
+  public void exec(ExecRequest request, StreamObserver<ExecResponse> response) {
+    calls.add("Exec " + request.getContainerId() + " " + request.getCmdList() + " stdin=" + request.getStdin()
+        + " tty=" + request.getTty());
+    response.onNext(streams.exec(request, shout));
+    response.onCompleted();
+  }
+
+  @Override
+  public void attach(AttachRequest request, StreamObserver<AttachResponse> response) {
+    calls.add("Attach " + request.getContainerId() + " stdin=" + request.getStdin());
+    response.onNext(streams.attach(request, shout));
+    response.onCompleted();
+  }
+
+  @Override
+  public void listContainerStats(ListContainerStatsRequest request, StreamObserver<ListContainerStatsResponse> response) {
+    calls.add("ListContainerStats " + request.getFilter().getId());
+    response.onNext(ListContainerStatsResponse.newBuilder().addStats(ContainerStats.newBuilder()
+        .setAttributes(ContainerAttributes.newBuilder().setId(request.getFilter().getId())
+            .setMetadata(ContainerMetadata.newBuilder().setName("nginx")))
+        .setCpu(CpuUsage.newBuilder().setUsageNanoCores(UInt64Value.newBuilder().setValue(1500)))
+        .setMemory(MemoryUsage.newBuilder().setWorkingSetBytes(UInt64Value.newBuilder().setValue(2_000_000))))
+        .build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void listPodSandboxStats(ListPodSandboxStatsRequest request, StreamObserver<ListPodSandboxStatsResponse> response) {
+    calls.add("ListPodSandboxStats " + request.getFilter().getId());
+    response.onNext(ListPodSandboxStatsResponse.newBuilder().addStats(PodSandboxStats.newBuilder()
+        .setAttributes(PodSandboxAttributes.newBuilder().setId(pods.getFirst().getId())
+            .setMetadata(pods.getFirst().getMetadata()))
+        .setLinux(LinuxPodSandboxStats.newBuilder()
+            .setCpu(CpuUsage.newBuilder().setUsageNanoCores(UInt64Value.newBuilder().setValue(2500)))))
+        .build());
+    response.onCompleted();
+  }
+
+  @Override
+  public void updateContainerResources(UpdateContainerResourcesRequest request,
+      StreamObserver<UpdateContainerResourcesResponse> response) {
+    calls.add("UpdateContainerResources " + request.getContainerId() + " quota=" + request.getLinux().getCpuQuota()
+        + " memory=" + request.getLinux().getMemoryLimitInBytes());
+    response.onNext(UpdateContainerResourcesResponse.getDefaultInstance());
+    response.onCompleted();
+  }
+
+  @Override
+  public void getContainerEvents(GetEventsRequest request, StreamObserver<ContainerEventResponse> response) {
+    response.onNext(ContainerEventResponse.newBuilder().setContainerId(containers.getFirst().getId())
+        .setContainerEventType(ContainerEventType.CONTAINER_STOPPED_EVENT).setCreatedAt(1_000_000_000L).build());
+    response.onCompleted();
+  }
+
   @Override
   public void close() throws InterruptedException {
+    streams.close();
     server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
     eventLoop.shutdownGracefully(0, 1, TimeUnit.SECONDS);
   }

@@ -15,8 +15,11 @@ final class ConfigKeys {
   static final String IMAGES = "images";
   static final String POLICY = "policy";
   static final String NRI = "nri";
+  static final String STREAMING = "streaming";
+  static final String METRICS = "metrics";
+  static final String LOGGING = "logging";
   static final List<String> TOP_LEVEL = List.of(SOCKET, SOCKET_GROUP, MAX_CALLS_PER_CONNECTION, STATE_DIR,
-      LOG_LEVEL, BACKENDS, DUMP, IMAGES, POLICY, NRI);
+      LOG_LEVEL, BACKENDS, DUMP, IMAGES, POLICY, NRI, STREAMING, METRICS, LOGGING);
 
   static final String NAME = "name";
   static final String TYPE = "type";

@@ -42,13 +42,17 @@ final class ConfigReader {
     }
     List<BackendConfig> backends = backends(root.path(ConfigKeys.BACKENDS));
     DumpSettings dump = dump(root.path(ConfigKeys.DUMP));
+    JsonNode images = section(root, ConfigKeys.IMAGES);
+    JsonNode streaming = section(root, ConfigKeys.STREAMING);
+    JsonNode metrics = section(root, ConfigKeys.METRICS);
     Optional<String> socketGroup = Optional.ofNullable(text(root, ConfigKeys.SOCKET_GROUP, null));
     int maxCalls = positiveInt(root, ConfigKeys.MAX_CALLS_PER_CONNECTION, GatewayConfig.DEFAULT_MAX_CALLS_PER_CONNECTION);
-    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, section(root, ConfigKeys.IMAGES), socketGroup,
-        maxCalls, section(root, ConfigKeys.POLICY), section(root, ConfigKeys.NRI));
+    JsonNode logging = section(root, ConfigKeys.LOGGING);
+    return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images, socketGroup, maxCalls,
+        section(root, ConfigKeys.POLICY), section(root, ConfigKeys.NRI), streaming, metrics, logging);
   }
 
-  /** A section read by the composition root: a mapping, or a missing node when absent. */
+  /** A section the composition root reads itself: only its shape is checked here. */
   private static JsonNode section(ObjectNode root, String key) {
     JsonNode section = root.path(key);
     if (!section.isMissingNode() && !section.isObject()) {

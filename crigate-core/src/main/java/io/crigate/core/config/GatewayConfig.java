@@ -25,10 +25,16 @@ import java.util.Optional;
  *     composition root; a missing node when the section is absent
  * @param nri the {@code nri} section (crigate as an NRI runtime hosting external plugins), read by
  *     the composition root; a missing node when the section is absent
+ * @param streaming the {@code streaming} section (crigate's own CRI streaming server), read by the
+ *     composition root; a missing node when the section is absent
+ * @param metrics the {@code metrics} section (Prometheus endpoint, health), read by the composition
+ *     root; a missing node when the section is absent
+ * @param logging the {@code logging} section (per-component levels, format), read by the
+ *     composition root; a missing node when the section is absent
  */
 public record GatewayConfig(Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump,
     String logLevel, JsonNode images, Optional<String> socketGroup, int maxCallsPerConnection, JsonNode policy,
-    JsonNode nri) {
+    JsonNode nri, JsonNode streaming, JsonNode metrics, JsonNode logging) {
 
   public static final Path DEFAULT_SOCKET = Path.of("/run/crigate/crigate.sock");
   public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/crigate");

@@ -10,6 +10,7 @@ import io.helidon.webserver.WebServer;
 import io.helidon.webserver.http.ServerRequest;
 import io.helidon.webserver.http.ServerResponse;
 import java.nio.charset.StandardCharsets;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +28,7 @@ public final class ExtenderServer implements AutoCloseable {
   private final LayerExtender extender;
   private final ExtenderJson json = new ExtenderJson();
   private final WebServer server;
+  private final VerbMetrics verbs;
 
   /**
    * @param urlPrefix the {@code urlPrefix} path of kube-scheduler's extender config, e.g. {@code /crigate}
@@ -36,7 +38,17 @@ public final class ExtenderServer implements AutoCloseable {
    */
   public ExtenderServer(String host, int port, String urlPrefix, boolean filter, LayerIndex inventories,
       Function<String, CpuLoad> loads, Function<String, ImageLayers> registry) {
+    this(host, port, urlPrefix, filter, inventories, loads, registry, null);
+  }
+
+  /**
+   * @param metrics when not null, each verb's latency goes into it and it is served on
+   *     {@code GET /metrics} (with {@code /healthz}) on the same port
+   */
+  public ExtenderServer(String host, int port, String urlPrefix, boolean filter, LayerIndex inventories,
+      Function<String, CpuLoad> loads, Function<String, ImageLayers> registry, PrometheusRegistry metrics) {
     this.extender = new LayerExtender(inventories, loads, registry);
+    this.verbs = metrics == null ? null : new VerbMetrics(metrics);
     String prefix = urlPrefix.endsWith("/") ? urlPrefix.substring(0, urlPrefix.length() - 1) : urlPrefix;
     this.server = WebServer.builder()
         .host(host)
@@ -50,6 +62,10 @@ public final class ExtenderServer implements AutoCloseable {
           if (filter) {
             r.post(prefix + "/filter", this::filter);
           }
+          if (verbs != null) {
+            r.get("/metrics", verbs::scrape);
+            r.get("/healthz", (request, response) -> response.send("ok\n"));
+          }
         })
         .build()
         .start();
@@ -62,11 +78,19 @@ public final class ExtenderServer implements AutoCloseable {
   }
 
   private void prioritize(ServerRequest request, ServerResponse response) {
+    long start = System.nanoTime();
     answer(response, () -> json.priorities(extender.prioritize(json.parseArgs(body(request)))));
+    if (verbs != null) {
+      verbs.prioritize.observe((System.nanoTime() - start) / 1e9);
+    }
   }
 
   private void filter(ServerRequest request, ServerResponse response) {
+    long start = System.nanoTime();
     answer(response, () -> json.filterResult(extender.filter(json.parseArgs(body(request)))));
+    if (verbs != null) {
+      verbs.filter.observe((System.nanoTime() - start) / 1e9);
+    }
   }
 
   private static byte[] body(ServerRequest request) {

@@ -1,0 +1,22 @@
+package io.crigate.streaming;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+
+/** Sending frames from a session thread, with the client's reading speed as the limit. */
+final class Frames {
+
+  private Frames() {}
+
+  /**
+   * Writes and flushes {@code frame}. Once Netty's outgoing buffer is past its high-water mark the
+   * caller waits for this write, so output is never buffered faster than the client reads it.
+   */
+  static ChannelFuture send(Channel channel, Object frame) {
+    ChannelFuture written = channel.writeAndFlush(frame);
+    if (!channel.isWritable() && !channel.eventLoop().inEventLoop()) {
+      written.awaitUninterruptibly();
+    }
+    return written;
+  }
+}

@@ -1,0 +1,207 @@
+package io.crigate.streaming;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.crigate.api.cri.v1.AttachRequest;
+import io.crigate.api.cri.v1.ExecRequest;
+import io.crigate.spi.CrigateException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class StreamingServerTest {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private final MutableClock clock = new MutableClock();
+  private final StreamingServer server = StreamingServer.create(StreamingSettings.defaults(), clock);
+  private final UppercaseRuntime runtime = new UppercaseRuntime();
+
+  @AfterEach
+  void close() {
+    server.close();
+  }
+
+  private String exec(String... cmd) {
+    return server.exec(ExecRequest.newBuilder().setContainerId("c1").addAllCmd(java.util.List.of(cmd))
+        .setStdin(true).setStdout(true).setStderr(true).build(), runtime).getUrl();
+  }
+
+  @Test
+  void urlsNameLoopbackAndCarryAnUnguessableToken() {
+    String url = exec("upper", "0");
+
+    assertThat(url).startsWith("http://127.0.0.1:" + server.address().getPort() + "/exec/");
+    // 32 random bytes in unpadded base64url
+    assertThat(url.substring(url.lastIndexOf('/') + 1)).matches("[A-Za-z0-9_-]{43}");
+  }
+
+  @Test
+  void webSocketV5SessionSeparatesChannelsAndReportsTheExitCode() throws Exception {
+    WebSocketClient client = WebSocketClient.open(exec("upper", "3"), WebSocketStreams.V5);
+    client.send(Outbound.STDIN, "hello ");
+    client.send(Outbound.STDIN, "world");
+    client.closeChannel(Outbound.STDIN);
+
+    assertThat(client.subprotocol()).isEqualTo("v5.channel.k8s.io");
+    assertThat(client.received(Outbound.STDOUT)).isEqualTo("HELLO WORLD");
+    assertThat(client.received(Outbound.STDERR)).isEqualTo("err");
+    JsonNode status = JSON.readTree(client.received(Outbound.ERROR));
+    assertThat(status.path("status").asText()).isEqualTo("Failure");
+    assertThat(status.path("reason").asText()).isEqualTo("NonZeroExitCode");
+    assertThat(status.path("details").path("causes").get(0).path("reason").asText()).isEqualTo("ExitCode");
+    assertThat(status.path("details").path("causes").get(0).path("message").asText()).isEqualTo("3");
+    assertThat(client.closeCode()).isEqualTo(1000);
+  }
+
+  @Test
+  void withoutStdinTheCommandReadsEndOfFileAndExitZeroIsSuccess() throws Exception {
+    String url = server.exec(ExecRequest.newBuilder().setContainerId("c1").addCmd("upper").addCmd("0")
+        .setStdout(true).build(), runtime).getUrl();
+
+    WebSocketClient client = WebSocketClient.open(url, WebSocketStreams.V4);
+
+    assertThat(client.subprotocol()).isEqualTo("v4.channel.k8s.io");
+    assertThat(client.received(Outbound.STDOUT)).isEmpty();
+    assertThat(client.received(Outbound.STDERR)).as("stderr was not asked for").isEmpty();
+    assertThat(JSON.readTree(client.received(Outbound.ERROR)).path("status").asText()).isEqualTo("Success");
+  }
+
+  @Test
+  void aFailureToStartReachesTheClientAsItsMessage() throws Exception {
+    WebSocketClient client = WebSocketClient.open(exec("fail"), WebSocketStreams.V5);
+
+    JsonNode status = JSON.readTree(client.received(Outbound.ERROR));
+    assertThat(status.path("status").asText()).isEqualTo("Failure");
+    assertThat(status.path("message").asText()).isEqualTo("container c1 is not running");
+  }
+
+  @Test
+  void resizeMessagesReachTheRuntime() throws Exception {
+    String url = server.exec(ExecRequest.newBuilder().setContainerId("c1").addCmd("size").setStdin(true)
+        .setStdout(true).setTty(true).build(), runtime).getUrl();
+    WebSocketClient client = WebSocketClient.open(url, WebSocketStreams.V5);
+    client.send(Outbound.RESIZE, "{\"Width\":132,\"Height\":43}");
+
+    assertThat(client.received(Outbound.STDOUT)).isEqualTo("132x43");
+  }
+
+  @Test
+  void attachUrlsServeAttach() throws Exception {
+    String url = server.attach(AttachRequest.newBuilder().setContainerId("c1").setStdout(true).build(), runtime).getUrl();
+    assertThat(url).contains("/attach/");
+
+    WebSocketClient client = WebSocketClient.open(url, WebSocketStreams.V5);
+
+    assertThat(client.received(Outbound.STDOUT)).isEqualTo("attached");
+    assertThat(JSON.readTree(client.received(Outbound.ERROR)).path("status").asText()).isEqualTo("Success");
+  }
+
+  @Test
+  void aTokenWorksOnce() throws Exception {
+    String url = exec("upper", "0");
+    WebSocketClient.open(url, WebSocketStreams.V5).closeChannel(Outbound.STDIN);
+
+    assertThat(rawRequest(url, "Upgrade: websocket")).startsWith("HTTP/1.1 404").contains("already used or expired");
+  }
+
+  @Test
+  void anExpiredTokenIsRefused() throws Exception {
+    String url = exec("upper", "0");
+    clock.advance(StreamingSettings.defaults().tokenTtl());
+
+    assertThat(rawRequest(url, "Upgrade: websocket")).startsWith("HTTP/1.1 404");
+  }
+
+  @Test
+  void anExecTokenDoesNotOpenAnAttach() throws Exception {
+    String url = exec("upper", "0").replace("/exec/", "/attach/");
+
+    assertThat(rawRequest(url, "Upgrade: websocket")).startsWith("HTTP/1.1 404");
+  }
+
+  @Test
+  void aRequestWithoutUpgradeIsToldWhichProtocolsWork() throws Exception {
+    assertThat(rawRequest(exec("upper", "0"), "X-Nothing: 1"))
+        .startsWith("HTTP/1.1 400").contains("SPDY/3.1").contains("v4.channel.k8s.io").contains("v5.channel.k8s.io");
+  }
+
+  @Test
+  void spdyWithoutV4IsForbiddenNamingWhatIsServed() throws Exception {
+    String response = rawRequest(exec("upper", "0"), "Upgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v2.channel.k8s.io");
+
+    assertThat(response).startsWith("HTTP/1.1 403")
+        .contains("client supports [v2.channel.k8s.io], server accepts [v4.channel.k8s.io]");
+  }
+
+  @Test
+  void spdyWithV4IsUpgraded() throws Exception {
+    String response = rawRequest(exec("upper", "0"),
+        "Upgrade: SPDY/3.1\r\nX-Stream-Protocol-Version: v4.channel.k8s.io, v3.channel.k8s.io");
+
+    assertThat(response).startsWith("HTTP/1.1 101").containsIgnoringCase("upgrade: SPDY/3.1")
+        .containsIgnoringCase("x-stream-protocol-version: v4.channel.k8s.io");
+  }
+
+  @Test
+  void requestsTheKubeletWouldRefuseAreRefusedBeforeAUrlIsIssued() {
+    assertThatThrownBy(() -> server.exec(ExecRequest.newBuilder().setContainerId("c1").addCmd("x").build(), runtime))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("one of stdin, stdout or stderr");
+    assertThatThrownBy(() -> server.exec(ExecRequest.newBuilder().setContainerId("c1").addCmd("x").setTty(true)
+        .setStdout(true).setStderr(true).build(), runtime))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("tty and stderr");
+    assertThatThrownBy(() -> server.exec(ExecRequest.newBuilder().setContainerId("c1").setStdout(true).build(), runtime))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("cmd");
+  }
+
+  /** One HTTP/1.1 request with {@code headers}, written by hand because the JDK client forbids Upgrade. */
+  private static String rawRequest(String url, String headers) throws Exception {
+    URI uri = URI.create(url);
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), uri.getPort())) {
+      socket.setSoTimeout(10_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(("GET %s HTTP/1.1\r\nHost: %s\r\nConnection: Upgrade\r\n%s\r\n\r\n".formatted(uri.getPath(),
+          uri.getAuthority(), headers)).getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      byte[] buffer = new byte[4096];
+      int n = in.read(buffer);
+      return new String(buffer, 0, Math.max(n, 0), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** A clock the test moves. */
+  static final class MutableClock extends Clock {
+    private Instant now = Instant.parse("2026-11-25T10:00:00Z");
+
+    void advance(Duration by) {
+      now = now.plus(by);
+    }
+
+    @Override
+    public Instant instant() {
+      return now;
+    }
+
+    @Override
+    public java.time.ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(java.time.ZoneId zone) {
+      return this;
+    }
+  }
+}
