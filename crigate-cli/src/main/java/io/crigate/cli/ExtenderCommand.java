@@ -27,7 +27,9 @@ import picocli.CommandLine.Spec;
         + "NodeImageLayers objects crigate publishes, the nodes' requested CPU and the pod images' registries.")
 final class ExtenderCommand implements Callable<Integer> {
 
-  @Option(names = "--listen", defaultValue = "0.0.0.0", description = "Address. Default: ${DEFAULT-VALUE}")
+  /** Loopback unless asked: the extender has no authentication of its own (docs/SECURITY.md). */
+  @Option(names = "--listen", defaultValue = "127.0.0.1",
+      description = "Address; 0.0.0.0 only behind a network policy that admits kube-scheduler alone. Default: ${DEFAULT-VALUE}")
   String host;
 
   @Option(names = "--port", defaultValue = "8888", description = "Default: ${DEFAULT-VALUE}")

@@ -42,4 +42,12 @@ class MainTest {
         .containsExactly("none", "static", "static-plus", "topology-aware");
     assertThat(out.toString()).contains("exclusive");
   }
+
+  /** Issue 16 item 11: the extender has no authentication, so it is not on every interface unless asked. */
+  @Test
+  void theExtenderListensOnLoopbackByDefault() {
+    ExtenderCommand extender = new ExtenderCommand();
+    new CommandLine(extender).parseArgs();
+    assertThat(extender.host).isEqualTo("127.0.0.1");
+  }
 }

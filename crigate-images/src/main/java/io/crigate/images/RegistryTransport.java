@@ -118,7 +118,7 @@ final class RegistryTransport {
     if (!challenge.param("service").isEmpty()) {
       query.append("&service=").append(encode(challenge.param("service")));
     }
-    String realm = challenge.param("realm");
+    String realm = TokenRealm.check(image, challenge.param("realm"), plainHttp(image.apiHost())).toString();
     URI uri = URI.create(realm + (realm.contains("?") ? "&" : "?") + query);
     HttpResponse<byte[]> response = send(image, uri, "application/json", credentials(image).map(RegistryTransport::basic));
     if (response.statusCode() != 200) {

@@ -39,6 +39,9 @@ class TokenRegistryTest {
   private String host;
   private final List<String> tokenQueries = new CopyOnWriteArrayList<>();
   private final AtomicInteger manifestFetches = new AtomicInteger();
+  private final AtomicInteger tokenRequests = new AtomicInteger();
+  /** The realm the registry names; a test may point it at another host. */
+  private volatile String realm;
 
   @BeforeEach
   void start() throws IOException {
@@ -47,6 +50,7 @@ class TokenRegistryTest {
     server.createContext("/token", this::token);
     server.createContext("/v2/team/app/manifests/", this::manifest);
     server.start();
+    realm = "http://%s/token".formatted(host);
   }
 
   @AfterEach
@@ -55,6 +59,7 @@ class TokenRegistryTest {
   }
 
   private void token(HttpExchange exchange) throws IOException {
+    tokenRequests.incrementAndGet();
     String expected = "Basic " + Base64.getEncoder().encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
     if (!expected.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
       reply(exchange, 401, "{\"details\":\"bad credentials\"}".getBytes(StandardCharsets.UTF_8), null);
@@ -67,7 +72,7 @@ class TokenRegistryTest {
   private void manifest(HttpExchange exchange) throws IOException {
     if (!("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
       exchange.getResponseHeaders().add("WWW-Authenticate",
-          "Bearer realm=\"http://%s/token\",service=\"test-registry\",scope=\"repository:team/app:pull\"".formatted(host));
+          "Bearer realm=\"%s\",service=\"test-registry\",scope=\"repository:team/app:pull\"".formatted(realm));
       reply(exchange, 401, new byte[0], null);
       return;
     }
@@ -103,6 +108,18 @@ class TokenRegistryTest {
     assertThat(layers.layers()).containsExactly(
         new Layer("sha256:" + "1".repeat(64), 54917164), new Layer("sha256:" + "2".repeat(64), 1234));
     assertThat(tokenQueries).containsExactly("scope=repository:team/app:pull&service=test-registry");
+  }
+
+  /** Issue 16 item 11: the token request carries the registry's credentials, so only its own site gets it. */
+  @Test
+  void aRealmOnAnotherHostIsNeverAskedAndGetsNoCredentials() {
+    realm = "http://localhost:%d/token".formatted(server.getAddress().getPort());
+
+    assertThatThrownBy(() -> client(PASSWORD).layers(host + "/team/app:v1"))
+        .isInstanceOf(CrigateException.FailedPrecondition.class)
+        .hasMessageContaining(realm).hasMessageContaining("not on the registry's own site")
+        .hasMessageNotContaining(PASSWORD);
+    assertThat(tokenRequests).hasValue(0);
   }
 
   @Test

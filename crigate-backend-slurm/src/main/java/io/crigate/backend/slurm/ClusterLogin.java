@@ -79,7 +79,7 @@ record ClusterLogin(String host, int port, String user, String password) {
   }
 
   SlurmSettings.Ssh ssh(String knownHostsFile) {
-    return new SlurmSettings.Ssh(host, port, user, null, password, knownHostsFile);
+    return new SlurmSettings.Ssh(host, port, user, null, password, knownHostsFile, null);
   }
 
   @Override

@@ -16,6 +16,10 @@ final class JobOutcome {
   static final String CANCELLED = "Cancelled";
   static final String TIME_LIMIT = "TimeLimit";
   static final String OOM_KILLED = "OOMKilled";
+  /** A submission whose job Slurm no longer knows: it may or may not have run. */
+  static final String UNKNOWN = "Unknown";
+  /** containerd's exit code for a container whose end it could not learn. */
+  static final int UNKNOWN_EXIT_CODE = 255;
 
   private JobOutcome() {}
 

@@ -59,8 +59,8 @@ final class SlurmBackend implements Backend {
   private final KeyedLocks locks = new KeyedLocks();
   /**
    * Containers without a stored job id that may nevertheless have one: after a restart every
-   * unstarted container is one (the crash may have hit between sbatch and storing the id), so no
-   * write is needed before sbatch. Cleared by looking the job up by name.
+   * unstarted container is one (the crash may have hit between sbatch and storing the id; records
+   * of older versions carry no submitting marker). Cleared by looking the job up by name.
    */
   private final Set<String> unreconciled = ConcurrentHashMap.newKeySet();
 
@@ -331,22 +331,31 @@ final class SlurmBackend implements Backend {
         throw new CrigateException.FailedPrecondition("container %s already started as slurm job %d"
             .formatted(id, container.jobId()));
       }
+      if (container.finish() != null) {
+        throw new CrigateException.FailedPrecondition("container %s has exited (%s): %s"
+            .formatted(id, container.finish().reason(), container.finish().message()));
+      }
       JobSpec prepared = this.prepared.remove(id);
       JobSpec spec = prepared != null ? prepared
           : jobSpec(sandbox(container.sandboxId()), sealedEnv.open(containerConfig(container), id), id);
       long jobId;
       Clusters.Cluster cluster = cluster(container);
       cluster.poller().submitting();
+      // On disk before sbatch: after a crash, a job Slurm no longer knows by name (purged from
+      // accounting, or slurmrestd, which lists live jobs only) is never submitted a second time.
+      Records.Container marked = save(container.submitting(true));
       try {
         jobId = cluster.client().submit(spec);
       } catch (CrigateException.Unavailable e) {
-        // sbatch may have been accepted before the connection broke: the next attempt looks the
-        // job up by name before submitting again.
-        save(container.submitting(true));
+        // sbatch may have been accepted before the connection broke: the marker stays, and the
+        // next attempt looks the job up by name before anything else.
+        throw e;
+      } catch (RuntimeException e) {
+        save(container.submitting(false)); // sbatch answered and refused: nothing was submitted
         throw e;
       }
       afterSubmit.run();
-      Records.Container started = saveLater(container.submitted(jobId, nowNanos()));
+      Records.Container started = saveLater(marked.submitted(jobId, nowNanos()));
       containerByJob.put(new JobKey(cluster.key(), jobId), id);
       cluster.poller().track(jobId);
       startLog(started);
@@ -371,11 +380,24 @@ final class SlurmBackend implements Backend {
     }
   }
 
-  /** Settles a possibly interrupted submission with what a lookup by job name found. */
+  /**
+   * Settles a possibly interrupted submission with what a lookup by job name found. A container
+   * marked as submitting whose job Slurm does not know may have run already (and been purged): it
+   * is reported exited with reason Unknown, never submitted again. One without the marker never
+   * reached sbatch.
+   */
   private Records.Container settleSubmission(Records.Container container, Map<String, Long> jobsByName) {
     Long job = jobsByName.get(SlurmClient.NAME_PREFIX + container.id());
     if (job == null) {
-      return container.submitting() ? save(container.submitting(false)) : container;
+      if (!container.submitting()) {
+        return container;
+      }
+      LOG.warn("container {}: sbatch was called but Slurm knows no job {}{}; reported as exited, reason {}",
+          container.id(), SlurmClient.NAME_PREFIX, container.id(), JobOutcome.UNKNOWN);
+      long now = nowNanos();
+      return save(container.submitting(false).finished(new Records.Finish(JobOutcome.UNKNOWN, JobOutcome.UNKNOWN_EXIT_CODE,
+          "sbatch was called, but Slurm knows no job named %s%s: it may have run and been purged from accounting, "
+              .formatted(SlurmClient.NAME_PREFIX, container.id()) + "so it is not submitted again", now, now)));
     }
     LOG.info("container {}: adopted slurm job {} submitted before an interruption", container.id(), job);
     Records.Container adopted = save(container.submitted(job, nowNanos()));

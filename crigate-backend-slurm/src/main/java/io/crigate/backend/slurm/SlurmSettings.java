@@ -40,10 +40,21 @@ record SlurmSettings(
     String defaultFlavor,
     ContainerLogins containerLogins) {
 
-  /** Where sshd runs and how to log in. Password and key are secrets: never logged. */
-  record Ssh(String host, Integer port, String user, String privateKeyFile, String password, String knownHostsFile) {
+  /**
+   * Where sshd runs and how to log in. Password and key are secrets: never logged.
+   * {@code maxChannelsPerSession} must not exceed the server's {@code MaxSessions} (OpenSSH: 10).
+   */
+  record Ssh(String host, Integer port, String user, String privateKeyFile, String password, String knownHostsFile,
+      Integer maxChannelsPerSession) {
+    /** OpenSSH's default MaxSessions: commands one connection may run at once. */
+    static final int DEFAULT_CHANNELS_PER_SESSION = 10;
+
     int portOrDefault() {
       return port == null ? 22 : port;
+    }
+
+    int channelsPerSession() {
+      return maxChannelsPerSession == null ? DEFAULT_CHANNELS_PER_SESSION : maxChannelsPerSession;
     }
 
     Path privateKey() {
@@ -119,6 +130,9 @@ record SlurmSettings(
         }
         if (ssh.privateKeyFile() == null && ssh.password() == null) {
           throw invalid(backend, "transport ssh needs ssh.privateKeyFile or ssh.password");
+        }
+        if (ssh.maxChannelsPerSession() != null && ssh.maxChannelsPerSession() < 1) {
+          throw invalid(backend, "ssh.maxChannelsPerSession must be at least 1");
         }
         if (!Files.isReadable(ssh.knownHosts())) {
           throw invalid(backend, "ssh.knownHostsFile %s is not readable".formatted(ssh.knownHostsFile()));

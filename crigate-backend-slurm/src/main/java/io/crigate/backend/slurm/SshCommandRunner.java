@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.concurrent.locks.ReentrantLock;
 import org.apache.sshd.client.SshClient;
 import org.apache.sshd.client.channel.ChannelExec;
 import org.apache.sshd.client.channel.ClientChannelEvent;
@@ -15,9 +14,10 @@ import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
 import org.apache.sshd.client.session.ClientSession;
 
 /**
- * Runs Slurm commands on a login node over ONE reused SSH session (a new session per squeue would
- * cost a key exchange each poll). The remote side runs the command through the login shell, so
- * the argv is joined with {@link ShellQuote}. Host keys must be in the configured known_hosts file.
+ * Runs Slurm commands on a login node over reused SSH sessions ({@link SshSessions}: a bounded
+ * number of channels per session, more sessions as load needs). The remote side runs the command
+ * through the login shell, so the argv is joined with {@link ShellQuote}. Host keys must be in the
+ * configured known_hosts file.
  */
 final class SshCommandRunner implements CommandRunner {
 
@@ -25,9 +25,7 @@ final class SshCommandRunner implements CommandRunner {
 
   private final SlurmSettings.Ssh settings;
   private final SshClient client;
-  /** Guards {@link #session}; a lock rather than synchronized, which would pin a virtual thread's carrier during the connect. */
-  private final ReentrantLock lock = new ReentrantLock();
-  private ClientSession session;
+  private final SshSessions sessions;
 
   SshCommandRunner(SlurmSettings.Ssh settings) {
     this.settings = settings;
@@ -36,20 +34,21 @@ final class SshCommandRunner implements CommandRunner {
         settings.knownHosts()));
     SshIdentities.restrict(client, settings);
     client.start();
+    this.sessions = new SshSessions(this::connect, settings.channelsPerSession(), target());
   }
 
   @Override
   public CommandResult run(List<String> argv, byte[] stdin) {
     String command = ShellQuote.join(argv);
-    ClientSession current = session();
+    SshSessions.Slot slot = sessions.acquire(CommandDeadline.remaining());
     CappedOutput out = new CappedOutput("stdout");
     CappedOutput err = new CappedOutput("stderr");
-    try (ChannelExec channel = current.createExecChannel(command)) {
+    try (ChannelExec channel = slot.session().createExecChannel(command)) {
       channel.setIn(new ByteArrayInputStream(stdin));
       channel.setOut(out);
       channel.setErr(err);
+      open(channel, argv);
       Duration limit = CommandDeadline.remaining();
-      channel.open().verify(CONNECT_TIMEOUT);
       if (!channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), limit).contains(ClientChannelEvent.CLOSED)) {
         // closing the channel hangs up the remote command; the session stays usable
         channel.close(true);
@@ -62,24 +61,25 @@ final class SshCommandRunner implements CommandRunner {
       }
       return CappedOutput.result(status, out, err);
     } catch (IOException e) {
-      dropSession(current);
+      sessions.broken(slot);
       throw new CrigateException.Unavailable("ssh %s: %s failed: %s".formatted(target(), argv.getFirst(), e.getMessage()), e);
-    }
-  }
-
-  private ClientSession session() {
-    lock.lock();
-    try {
-      return openSession();
     } finally {
-      lock.unlock();
+      sessions.release(slot);
     }
   }
 
-  private ClientSession openSession() {
-    if (session != null && session.isOpen() && session.isAuthenticated()) {
-      return session;
+  /** A refused channel fails this command only: the session and the commands it carries go on. */
+  private void open(ChannelExec channel, List<String> argv) {
+    try {
+      channel.open().verify(CONNECT_TIMEOUT);
+    } catch (IOException e) {
+      throw new CrigateException.Unavailable(("ssh %s: the server refused a channel for %s (%s); if its MaxSessions is "
+          + "below %d, lower ssh.maxChannelsPerSession").formatted(target(), argv.getFirst(), e.getMessage(),
+          settings.channelsPerSession()), e);
     }
+  }
+
+  private ClientSession connect() {
     try {
       ClientSession fresh = client.connect(settings.user(), settings.host(), settings.portOrDefault())
           .verify(CONNECT_TIMEOUT).getSession();
@@ -93,23 +93,10 @@ final class SshCommandRunner implements CommandRunner {
         // The server answered and refused the key or password: retrying will not help.
         throw new CrigateException.PermissionDenied("ssh %s: login refused: %s".formatted(target(), e.getMessage()));
       }
-      session = fresh;
       return fresh;
     } catch (IOException e) {
       // The message never contains the password; MINA reports only the stage that failed.
       throw new CrigateException.Unavailable("ssh %s: cannot open session: %s".formatted(target(), e.getMessage()), e);
-    }
-  }
-
-  private void dropSession(ClientSession broken) {
-    lock.lock();
-    try {
-      if (session == broken) {
-        broken.close(true);
-        session = null;
-      }
-    } finally {
-      lock.unlock();
     }
   }
 
@@ -119,14 +106,7 @@ final class SshCommandRunner implements CommandRunner {
 
   @Override
   public void close() {
-    lock.lock();
-    try {
-      if (session != null) {
-        session.close(true);
-      }
-      client.stop();
-    } finally {
-      lock.unlock();
-    }
+    sessions.close();
+    client.stop();
   }
 }

@@ -210,6 +210,50 @@ class SlurmBackendIT {
         && Files.readString(tmp.resolve("logs/main/0.log")).contains("stdout F survived"));
   }
 
+  /**
+   * Issue 16 item 9: after a crash between sbatch and storing the job id, Slurm may no longer know
+   * the job by its name (purged from accounting; slurmrestd lists live jobs only). Renaming the job
+   * makes real Slurm forget it that way. The container must then be exited with reason Unknown,
+   * and never submitted a second time.
+   */
+  @Test
+  void aSubmissionSlurmNoLongerKnowsIsReportedUnknownAndNeverSubmittedAgain() throws Exception {
+    Path state = tmp.resolve("lost-state");
+    SlurmBackend first = backend(settings(SlurmCluster.Transport.LOCAL), state);
+    String[] ids = create(first, pod("lost", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("sleep", "300"), Map.of()));
+    first.afterSubmit = () -> {
+      throw new IllegalStateException("simulated crash after sbatch");
+    };
+    assertThatThrownBy(() -> start(first, ids[1])).hasMessageContaining("simulated crash");
+    first.close();
+    List<String> submitted = jobsNamed(SlurmClient.NAME_PREFIX + ids[1]);
+    assertThat(submitted).hasSize(1);
+    String forgotten = "forgotten-" + ids[1].substring(0, 12);
+    try {
+      scontrol("update", "JobId=" + submitted.getFirst().strip(), "JobName=" + forgotten);
+
+      SlurmBackend second = backend(settings(SlurmCluster.Transport.LOCAL), state);
+      ContainerStatus lost = awaitExited(second, ids[1]);
+      assertThat(lost.getReason()).isEqualTo("Unknown");
+      assertThat(lost.getExitCode()).isEqualTo(255);
+      assertThatThrownBy(() -> start(second, ids[1])).isInstanceOf(CrigateException.FailedPrecondition.class)
+          .hasMessageContaining("Unknown");
+      assertThat(jobsNamed(SlurmClient.NAME_PREFIX + ids[1])).isEmpty();
+      second.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(ids[0]).build());
+    } finally {
+      new ProcessBuilder("scancel", "--name=" + forgotten).start().waitFor();
+    }
+  }
+
+  private static void scontrol(String... args) throws Exception {
+    List<String> argv = new ArrayList<>(List.of("scontrol"));
+    argv.addAll(List.of(args));
+    Process scontrol = new ProcessBuilder(argv).redirectErrorStream(true).start();
+    String out = new String(scontrol.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(scontrol.waitFor()).as(out).isZero();
+  }
+
   /** The kubelet rotates a log by renaming it away and calling ReopenContainerLog. */
   @Test
   void reopenAfterRotationWritesLaterOutputToAFreshFileAtTheLogPath() throws Exception {

@@ -2,6 +2,7 @@ package io.crigate.core.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.crigate.api.cri.v1.ContainerEventResponse;
 import io.crigate.api.cri.v1.GetEventsRequest;
@@ -155,8 +156,9 @@ class SocketFileTest {
           .version(VersionRequest.getDefaultInstance()))
           .satisfies(e -> assertThat(Status.fromThrowable(e).getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED));
       stream.cancel(null);
-      assertThat(blocking.withDeadlineAfter(10, TimeUnit.SECONDS).version(VersionRequest.getDefaultInstance())
-          .getRuntimeName()).isEqualTo("limited");
+      // the slot frees once the server has seen the reset; on a loaded machine that can take a while
+      await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> blocking.withDeadlineAfter(5, TimeUnit.SECONDS)
+          .version(VersionRequest.getDefaultInstance()).getRuntimeName().equals("limited"));
     }
   }
 
