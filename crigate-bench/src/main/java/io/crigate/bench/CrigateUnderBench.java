@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 /** A {@code bin/crigate serve} process started the way an admin starts it, measured from outside. */
 final class CrigateUnderBench implements AutoCloseable {
 
-  private static final Duration STARTUP_LIMIT = Duration.ofSeconds(60);
+  private static final Duration STARTUP_LIMIT = Duration.ofSeconds(180);
 
   private final Process process;
   private final CriClient client;

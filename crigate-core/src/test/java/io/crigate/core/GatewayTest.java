@@ -12,6 +12,7 @@ import io.crigate.spi.Backend;
 import io.crigate.spi.BackendFactory;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.InitContext;
+import io.crigate.testsupport.InMemoryBackend;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.NettyChannelBuilder;
 import io.netty.channel.EventLoopGroup;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.api.cri.v1.*;
+import io.crigate.testsupport.InMemoryBackend;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;

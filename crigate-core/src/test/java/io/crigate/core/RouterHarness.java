@@ -5,6 +5,7 @@ import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
 import io.crigate.spi.ImageObserver;
 import io.crigate.spi.adjust.PluginChain;
+import io.crigate.testsupport.InMemoryBackend;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.ServerInterceptors;

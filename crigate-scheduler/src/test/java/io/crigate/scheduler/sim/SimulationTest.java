@@ -21,6 +21,15 @@ class SimulationTest {
     List<SimResult> first = EXPERIMENT.generated(List.of(7L), SMALL, (task, pods) -> done -> {});
     List<SimResult> second = EXPERIMENT.generated(List.of(7L), SMALL, (task, pods) -> done -> {});
     assertThat(second).isEqualTo(first);
+    // Were the seed ignored, another one would replay the same trace: it must not.
+    List<SimResult> otherSeed = EXPERIMENT.generated(List.of(8L), SMALL, (task, pods) -> done -> {});
+    assertThat(outcomes(otherSeed)).isNotEqualTo(outcomes(first));
+  }
+
+  /** What a run produced, without the seed that names it. */
+  private static List<List<Object>> outcomes(List<SimResult> results) {
+    return results.stream().map(r -> List.<Object>of(r.scorer(), r.bytesPulled(), r.pulls(), r.meanStartSeconds(),
+        r.p95StartSeconds(), r.podsPerNodeCv())).toList();
   }
 
   @Test

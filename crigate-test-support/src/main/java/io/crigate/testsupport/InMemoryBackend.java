@@ -1,4 +1,4 @@
-package io.crigate.core;
+package io.crigate.testsupport;
 
 import io.crigate.api.cri.v1.*;
 import io.crigate.spi.Backend;
@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * the tests see core's own filtering. {@link #setAvailable(boolean) setAvailable(false)} makes
  * every call fail as an unreachable runtime does.
  */
-final class InMemoryBackend implements Backend {
+public final class InMemoryBackend implements Backend {
 
   private final String name;
   private final Map<String, PodSandbox> sandboxes = new ConcurrentHashMap<>();
@@ -36,7 +36,7 @@ final class InMemoryBackend implements Backend {
   private volatile boolean available = true;
   private volatile List<RuntimeHandler> handlers = List.of();
 
-  InMemoryBackend(String name) {
+  public InMemoryBackend(String name) {
     this.name = name;
   }
 
@@ -45,41 +45,41 @@ final class InMemoryBackend implements Backend {
     return name;
   }
 
-  void setAvailable(boolean available) {
+  public void setAvailable(boolean available) {
     this.available = available;
   }
 
-  void reportHandlers(List<RuntimeHandler> handlers) {
+  public void reportHandlers(List<RuntimeHandler> handlers) {
     this.handlers = handlers;
   }
 
-  int calls() {
+  public int calls() {
     return calls.get();
   }
 
-  void resetCalls() {
+  public void resetCalls() {
     calls.set(0);
   }
 
-  Deadline lastDeadline() {
+  public Deadline lastDeadline() {
     return lastDeadline.get();
   }
 
-  String lastHandler() {
+  public String lastHandler() {
     return lastHandler.get();
   }
 
-  int subscribers() {
+  public int subscribers() {
     return subscribers.size();
   }
 
   /** Sends an event to every current subscriber, as a runtime does when a container changes state. */
-  void emit(ContainerEventResponse event) {
+  public void emit(ContainerEventResponse event) {
     subscribers.forEach(subscriber -> subscriber.onNext(event));
   }
 
   /** Forgets a sandbox behind crigate's back, as when a runtime's state is wiped. */
-  void forget(String sandboxId) {
+  public void forget(String sandboxId) {
     sandboxes.remove(sandboxId);
     containers.values().removeIf(container -> container.getPodSandboxId().equals(sandboxId));
   }
@@ -243,12 +243,12 @@ final class InMemoryBackend implements Backend {
   }
 
   /** The config CreateContainer brought, as the runtime received it. */
-  ContainerConfig createdConfig(String containerId) {
+  public ContainerConfig createdConfig(String containerId) {
     return configs.get(containerId);
   }
 
   /** The resources the container runs with now. */
-  LinuxContainerResources resources(String containerId) {
+  public LinuxContainerResources resources(String containerId) {
     return resources.getOrDefault(containerId, LinuxContainerResources.getDefaultInstance());
   }
 
@@ -356,7 +356,7 @@ final class InMemoryBackend implements Backend {
   public void close() {}
 
   /** Same name, same id on every backend, as content addressing gives real runtimes. */
-  static String imageId(String reference) {
+  public static String imageId(String reference) {
     return "sha256:" + Integer.toHexString(reference.hashCode());
   }
 
