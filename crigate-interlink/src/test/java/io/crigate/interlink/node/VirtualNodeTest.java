@@ -39,6 +39,9 @@ class VirtualNodeTest {
 
   @BeforeEach
   void start() {
+    // the mock API server's first answers pay for its class loading: on a loaded machine that can
+    // exceed the client's connect timeout, which is not what these tests are about
+    await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() -> client.nodes().list() != null);
     api = HttpServers.start(HttpEndpoint.plain("127.0.0.1:0"), config -> ApiRoutes.install(config, plugin));
     apiClient = new ApiClient(api.address(), null);
     node = startNode();
