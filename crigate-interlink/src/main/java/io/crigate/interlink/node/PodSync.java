@@ -157,7 +157,7 @@ final class PodSync {
         .map(n -> kube.configMaps().inNamespace(ns(pod)).withName(n).get()).filter(Objects::nonNull).toList();
     List<Secret> secrets = refs.secrets().stream()
         .map(n -> kube.secrets().inNamespace(ns(pod)).withName(n).get()).filter(Objects::nonNull).toList();
-    return new PodCreateRequests(pod, configMaps, secrets, List.of(), "");
+    return new PodCreateRequests(pod, configMaps, secrets, ProjectedFiles.of(pod, kube), "");
   }
 
   private static String ns(Pod pod) {

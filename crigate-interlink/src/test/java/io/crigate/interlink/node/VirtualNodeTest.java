@@ -123,6 +123,30 @@ class VirtualNodeTest {
   }
 
   @Test
+  void aProjectedServiceAccountVolumeReachesThePluginAsFiles() {
+    client.configMaps().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+        .withNewMetadata().withName("kube-root-ca.crt").endMetadata().addToData("ca.crt", "PEM").build()).create();
+    Pod pod = new PodBuilder(pod("vn-projected")).editSpec()
+        .addNewVolume().withName("kube-api-access").withNewProjected()
+        .addNewSource().withNewConfigMap().withName("kube-root-ca.crt").endConfigMap().endSource()
+        .addNewSource().withNewDownwardAPI().addNewItem().withPath("namespace").withNewFieldRef()
+        .withFieldPath("metadata.namespace").endFieldRef().endItem().endDownwardAPI().endSource()
+        .endProjected().endVolume()
+        .editFirstContainer().addNewVolumeMount().withName("kube-api-access")
+        .withMountPath("/var/run/secrets/kubernetes.io/serviceaccount").endVolumeMount().endContainer()
+        .endSpec().build();
+
+    client.pods().inNamespace("default").resource(pod).create();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.created.size() == 1);
+    var projected = plugin.created.getFirst().containersOrEmpty().getFirst().projectedvolumemaps();
+    assertThat(projected).singleElement().satisfies(map -> {
+      assertThat(map.getMetadata().getName()).isEqualTo("kube-api-access");
+      assertThat(map.getData()).containsEntry("ca.crt", "PEM").containsEntry("namespace", "default");
+    });
+  }
+
+  @Test
   void kubectlLogsReachesTheApiThroughTheKubeletPath() throws Exception {
     client.pods().inNamespace("default").resource(pod("vn-logs")).create();
     await().atMost(Duration.ofSeconds(30)).until(() -> plugin.created.size() == 1);
