@@ -196,7 +196,7 @@ public final class SlurmSubmitBenchmark {
    * crigate's: a single node runs a few hundred {@code true} jobs more slowly than they are
    * submitted, and a backlog would load the machine during the next round.
    */
-  private static void cancelBaselineJobs() throws Exception {
+  static void cancelBaselineJobs() throws Exception {
     List<String> argv = new ArrayList<>(List.of("scancel"));
     run("squeue", "--me", "--noheader", "--format=%i %j").lines().filter(line -> line.contains(" bench-baseline-"))
         .map(line -> line.split(" ")[0]).forEach(argv::add);
@@ -206,7 +206,7 @@ public final class SlurmSubmitBenchmark {
   }
 
   /** One plain submission of the same job; returns its nanoseconds. */
-  private static long sbatch(Path dir, int round, int i) throws Exception {
+  static long sbatch(Path dir, int round, int i) throws Exception {
     long start = System.nanoTime();
     Process sbatch = new ProcessBuilder("sbatch", "--parsable", "--job-name=bench-baseline-" + round + "-" + i,
         "--chdir=" + dir, "--output=/dev/null", "--error=/dev/null", "--export=NONE", "--hold").start();

@@ -27,6 +27,9 @@ public final class Main {
     cli.addSubcommand(new ExtenderCommand());
     cli.addSubcommand(new PoliciesCommand());
     cli.addSubcommand(new WebhookCommand());
+    cli.addSubcommand(new InterlinkPluginCommand());
+    cli.addSubcommand(new InterlinkApiCommand());
+    cli.addSubcommand(new VirtualNodeCommand());
     cli.setParameterExceptionHandler(Main::usageError);
     return cli;
   }

@@ -35,6 +35,7 @@ import org.eclipse.jetty.util.ssl.SslContextFactory;
 public final class JsonHttpClient implements AutoCloseable {
 
   private static final Duration CALL_TIMEOUT = Duration.ofSeconds(60);
+  private static final Duration IDLE_TIMEOUT = Duration.ofMinutes(10);
 
   private final HttpClient http;
   private final String base;
@@ -53,6 +54,9 @@ public final class JsonHttpClient implements AutoCloseable {
     }
     this.http = new HttpClient(new HttpClientTransportOverHTTP(connector));
     this.http.setFollowRedirects(false);
+    // a plugin may take long to answer a create (sbatch on a busy controller); a followed log is
+    // silent between lines: neither may be cut by the client's default 30 s idle timeout
+    this.http.setIdleTimeout(IDLE_TIMEOUT.toMillis());
     this.base = url.startsWith("unix://") ? "http://localhost" : (url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
     this.authorization = authorization;
     try {

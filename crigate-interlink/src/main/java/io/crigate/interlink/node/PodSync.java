@@ -40,10 +40,10 @@ final class PodSync {
   private final Clock clock;
   private final Set<String> deleting = ConcurrentHashMap.newKeySet();
   /**
-   * Pods this process created: the informer may still hand over a copy from before the annotation
-   * (a resync, a queued update), which must not be created again.
+   * Pods this process created (uid to job id): the informer may still hand over a copy from before
+   * the annotation (a resync, a queued update), which must not be created again.
    */
-  private final Set<String> createdHere = ConcurrentHashMap.newKeySet();
+  private final Map<String, String> createdHere = new ConcurrentHashMap<>();
 
   PodSync(KubernetesClient kube, ApiClient api, Clock clock) {
     this.kube = kube;
@@ -57,25 +57,30 @@ final class PodSync {
       delete(pod, true);
       return;
     }
-    if (created(pod) || createdHere.contains(pod.getMetadata().getUid()) || PodPhases.terminal(pod)) {
+    if (created(pod) || PodPhases.terminal(pod)) {
       return;
     }
-    CreateStruct answer;
-    try {
-      answer = api.create(request(pod));
-    } catch (CrigateException.Unavailable e) {
-      LOG.warn("pod {}/{}: interLink API unavailable, retrying on the next resync: {}", ns(pod), name(pod), e.getMessage());
-      return;
-    } catch (RuntimeException e) {
-      LOG.info("pod {}/{} was refused: {}", ns(pod), name(pod), e.getMessage());
-      patchStatus(pod, PodPhases.refused(pod, e.getMessage(), clock.instant()));
-      return;
+    String uid = pod.getMetadata().getUid();
+    String job = createdHere.get(uid);
+    if (job == null) {
+      CreateStruct answer;
+      try {
+        answer = api.create(request(pod));
+      } catch (CrigateException.Unavailable e) {
+        LOG.warn("pod {}/{}: interLink API unavailable, retrying on the next resync: {}", ns(pod), name(pod), e.getMessage());
+        return;
+      } catch (RuntimeException e) {
+        LOG.info("pod {}/{} was refused: {}", ns(pod), name(pod), e.getMessage());
+        patchStatus(pod, PodPhases.refused(pod, e.getMessage(), clock.instant()));
+        return;
+      }
+      job = answer.podJid() == null || answer.podJid().isEmpty() ? "created" : answer.podJid();
+      createdHere.put(uid, job);
     }
-    createdHere.add(pod.getMetadata().getUid());
-    String job = answer.podJid() == null ? "" : answer.podJid();
-    // merge patches carry no resourceVersion: the status poll writing at the same time is no conflict
+    // a merge patch carries no resourceVersion: the status poll writing at the same time is no
+    // conflict. If it fails, the next event or resync of the pod writes it again; nothing is re-created.
     kube.pods().inNamespace(ns(pod)).withName(name(pod)).patch(PatchContext.of(PatchType.JSON_MERGE),
-        Serialization.asJson(Map.of("metadata", Map.of("annotations", Map.of(JOB_ANNOTATION, job.isEmpty() ? "created" : job)))));
+        Serialization.asJson(Map.of("metadata", Map.of("annotations", Map.of(JOB_ANNOTATION, job)))));
   }
 
   /** Gone from the API server, or marked for deletion: cancel the job, then finalise the pod. */
@@ -85,7 +90,7 @@ final class PodSync {
       return;
     }
     try {
-      if (created(pod) || createdHere.contains(uid)) {
+      if (created(pod) || createdHere.containsKey(uid)) {
         api.delete(pod);
       }
       createdHere.remove(uid);
@@ -152,7 +157,7 @@ final class PodSync {
         .map(n -> kube.configMaps().inNamespace(ns(pod)).withName(n).get()).filter(Objects::nonNull).toList();
     List<Secret> secrets = refs.secrets().stream()
         .map(n -> kube.secrets().inNamespace(ns(pod)).withName(n).get()).filter(Objects::nonNull).toList();
-    return new PodCreateRequests(pod, configMaps, secrets, List.of(), "");
+    return new PodCreateRequests(pod, configMaps, secrets, ProjectedFiles.of(pod, kube), "");
   }
 
   private static String ns(Pod pod) {

@@ -123,6 +123,7 @@ public final class VirtualNode implements AutoCloseable {
     }
   }
 
+  /** Stops the timers and the pod thread and waits briefly for a call in flight, so none outlives the node. */
   @Override
   public void close() {
     timers.shutdownNow();
@@ -130,6 +131,12 @@ public final class VirtualNode implements AutoCloseable {
       informer.close();
     }
     events.shutdownNow();
+    try {
+      timers.awaitTermination(5, TimeUnit.SECONDS);
+      events.awaitTermination(5, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     if (kubelet != null) {
       kubelet.close();
     }

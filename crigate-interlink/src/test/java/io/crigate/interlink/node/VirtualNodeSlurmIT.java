@@ -52,6 +52,9 @@ class VirtualNodeSlurmIT {
 
   @BeforeEach
   void start() throws Exception {
+    // the mock API server's first answers pay for its class loading: on a loaded machine that can
+    // exceed the client's connect timeout, which is not what these tests are about
+    await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() -> client.nodes().list() != null);
     backend = SlurmSite.backend(tmp.resolve("backend"));
     Path shared = Path.of(SlurmSite.env("CRIGATE_SLURM_WORKDIR")).resolve("interlink-vn-" + tmp.getFileName());
     plugin = new CrigatePlugin(backend, new MemoryStore(),

@@ -39,6 +39,9 @@ class VirtualNodeTest {
 
   @BeforeEach
   void start() {
+    // the mock API server's first answers pay for its class loading: on a loaded machine that can
+    // exceed the client's connect timeout, which is not what these tests are about
+    await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() -> client.nodes().list() != null);
     api = HttpServers.start(HttpEndpoint.plain("127.0.0.1:0"), config -> ApiRoutes.install(config, plugin));
     apiClient = new ApiClient(api.address(), null);
     node = startNode();
@@ -117,6 +120,30 @@ class VirtualNodeTest {
 
     await().atMost(Duration.ofSeconds(30)).until(() -> plugin.deleted.size() == 1);
     assertThat(plugin.deleted.getFirst().getMetadata().getName()).isEqualTo("vn-delete");
+  }
+
+  @Test
+  void aProjectedServiceAccountVolumeReachesThePluginAsFiles() {
+    client.configMaps().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+        .withNewMetadata().withName("kube-root-ca.crt").endMetadata().addToData("ca.crt", "PEM").build()).create();
+    Pod pod = new PodBuilder(pod("vn-projected")).editSpec()
+        .addNewVolume().withName("kube-api-access").withNewProjected()
+        .addNewSource().withNewConfigMap().withName("kube-root-ca.crt").endConfigMap().endSource()
+        .addNewSource().withNewDownwardAPI().addNewItem().withPath("namespace").withNewFieldRef()
+        .withFieldPath("metadata.namespace").endFieldRef().endItem().endDownwardAPI().endSource()
+        .endProjected().endVolume()
+        .editFirstContainer().addNewVolumeMount().withName("kube-api-access")
+        .withMountPath("/var/run/secrets/kubernetes.io/serviceaccount").endVolumeMount().endContainer()
+        .endSpec().build();
+
+    client.pods().inNamespace("default").resource(pod).create();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.created.size() == 1);
+    var projected = plugin.created.getFirst().containersOrEmpty().getFirst().projectedvolumemaps();
+    assertThat(projected).singleElement().satisfies(map -> {
+      assertThat(map.getMetadata().getName()).isEqualTo("kube-api-access");
+      assertThat(map.getData()).containsEntry("ca.crt", "PEM").containsEntry("namespace", "default");
+    });
   }
 
   @Test

@@ -1,0 +1,48 @@
+package io.crigate.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.crigate.interlink.wire.PingResponse;
+import io.crigate.spi.CrigateException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import picocli.CommandLine;
+
+/** The interLink subcommands refuse what cannot work with one line naming it, before opening anything. */
+class InterlinkCommandsTest {
+
+  // a command that wrongly starts serves until SIGTERM: fail instead of hanging the build
+  @Timeout(60)
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "interlink-plugin --listen 127.0.0.1:0|crigate interlink-plugin: --config is required",
+      "interlink-api --listen 127.0.0.1:0|crigate interlink-api: give exactly one of --plugin-url",
+      "interlink-api --plugin-url http://127.0.0.1:1 --config x.yaml|crigate interlink-api: give exactly one of --plugin-url",
+      "interlink-api --plugin-url http://127.0.0.1:1 --tls-cert c.pem|--tls-cert and --tls-key go together",
+      "virtual-node --node-name n --api-url http://127.0.0.1:1 --listen 127.0.0.1:0|the kubelet API is served over TLS",
+      "virtual-node --node-name n --api-url http://127.0.0.1:1|crigate virtual-node: the kubelet API is served over TLS"})
+  void badSettingsExit2NamingTheProblem(String line, String problem) {
+    CommandLine cli = Main.commandLine();
+    StringWriter err = new StringWriter();
+    cli.setErr(new PrintWriter(err));
+
+    int exit = cli.execute(line.split(" "));
+
+    assertThat(exit).isEqualTo(ServeCommand.EXIT_BAD_CONFIG);
+    assertThat(err.toString()).contains(problem);
+  }
+
+  @Test
+  void taintsAreReadAsKubectlWritesThem() {
+    assertThat(InProcessPlugin.parseTaints(List.of("site=hpc:NoSchedule", "gpu:NoExecute"))).containsExactly(
+        new PingResponse.Taint("site", "hpc", "NoSchedule"), new PingResponse.Taint("gpu", "", "NoExecute"));
+    assertThatThrownBy(() -> InProcessPlugin.parseTaints(List.of("site=hpc:Sometimes")))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("effect");
+  }
+}
