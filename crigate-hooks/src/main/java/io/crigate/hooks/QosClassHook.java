@@ -1,0 +1,98 @@
+package io.crigate.hooks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.spi.CrigateException;
+import java.util.EnumMap;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Maps the pod's Koordinator QoS class to container settings: CPU shares, an OOM score adjustment
+ * and a cpuset pool. Koordinator spreads this over several hooks (group identity, cpuset pools,
+ * OOM) that lean on kernel features most hosts lack (bvt); these three settings are what a stock
+ * kernel can enforce for the same intent. Each class's values are configurable.
+ */
+final class QosClassHook implements Hook {
+
+  static final String NAME = "QoSClass";
+
+  /** Per class: {@code null} fields leave the kubelet's value alone. */
+  record ClassSettings(Long cpuShares, Long oomScoreAdj, String cpusetPool) {
+    Resources resources() {
+      return Resources.NONE.withCpuShares(cpuShares).withOomScoreAdj(oomScoreAdj).withCpusetCpus(cpusetPool);
+    }
+  }
+
+  /**
+   * Latency-sensitive classes keep their memory like the kubelet's Guaranteed pods (-998 is one
+   * below the kubelet's -997, so they outlive them); BE gets the smallest CPU weight and is killed
+   * first. LS and SYSTEM keep the kubelet's values.
+   */
+  static final Map<QosClass, ClassSettings> DEFAULTS = Map.of(
+      QosClass.LSE, new ClassSettings(null, -998L, null),
+      QosClass.LSR, new ClassSettings(null, -998L, null),
+      QosClass.LS, new ClassSettings(null, null, null),
+      QosClass.BE, new ClassSettings(2L, 1000L, null),
+      QosClass.SYSTEM, new ClassSettings(null, null, null));
+
+  private final Map<QosClass, ClassSettings> classes;
+
+  QosClassHook(Map<QosClass, ClassSettings> classes) {
+    this.classes = new EnumMap<>(classes);
+  }
+
+  /** Defaults overlaid with {@code classes: {BE: {cpuShares: 2, oomScoreAdj: 1000, cpuset: "1"}}}. */
+  static QosClassHook fromSettings(JsonNode settings) {
+    Map<QosClass, ClassSettings> classes = new EnumMap<>(DEFAULTS);
+    JsonNode configured = settings.path("classes");
+    for (Iterator<Map.Entry<String, JsonNode>> it = configured.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> entry = it.next();
+      QosClass qos = parseClass(entry.getKey());
+      ClassSettings base = classes.get(qos);
+      JsonNode c = entry.getValue();
+      classes.put(qos, new ClassSettings(
+          c.has("cpuShares") ? SettingsFields.longIn(c, "cpuShares", 2, 262144, "hooks.QoSClass.classes." + qos) : base.cpuShares(),
+          c.has("oomScoreAdj") ? SettingsFields.longIn(c, "oomScoreAdj", -1000, 1000, "hooks.QoSClass.classes." + qos) : base.oomScoreAdj(),
+          c.has("cpuset") ? emptyToNull(SettingsFields.cpuList(c, "cpuset", "hooks.QoSClass.classes." + qos))
+              : base.cpusetPool()));
+    }
+    return new QosClassHook(classes);
+  }
+
+  private static String emptyToNull(String pool) {
+    return pool.isEmpty() ? null : pool;
+  }
+
+  private static QosClass parseClass(String name) {
+    try {
+      QosClass qos = QosClass.valueOf(name);
+      if (qos != QosClass.NONE) {
+        return qos;
+      }
+    } catch (IllegalArgumentException ignored) {
+      // fall through to the error naming the known classes
+    }
+    throw new CrigateException.InvalidArgument(
+        "hooks.QoSClass.classes: unknown class '%s'; known: LSE, LSR, LS, BE, SYSTEM".formatted(name));
+  }
+
+  @Override
+  public String name() {
+    return NAME;
+  }
+
+  @Override
+  public Set<Stage> stages() {
+    return Set.of(Stage.PRE_CREATE_CONTAINER, Stage.PRE_UPDATE_CONTAINER_RESOURCES);
+  }
+
+  @Override
+  public Changes onContainer(Stage stage, ContainerContext container) {
+    QosClass qos = QosClass.of(container.pod().labels());
+    if (qos == QosClass.NONE) {
+      return Changes.none();
+    }
+    return Changes.of(classes.get(qos).resources());
+  }
+}
