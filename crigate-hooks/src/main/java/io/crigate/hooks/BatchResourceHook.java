@@ -2,6 +2,10 @@ package io.crigate.hooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.PodContext;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
@@ -46,10 +50,10 @@ final class BatchResourceHook implements Hook {
 
   /** The pod cgroup holds all containers: requests add up; one unlimited container leaves the pod unlimited. */
   @Override
-  public Changes onPod(Stage stage, PodContext pod) {
+  public Adjustment onPod(Stage stage, PodContext pod) {
     JsonNode containers = specOf(pod);
     if (containers.isMissingNode()) {
-      return Changes.none();
+      return Adjustment.NONE;
     }
     long milliRequest = 0;
     long milliLimit = 0;
@@ -62,36 +66,38 @@ final class BatchResourceHook implements Hook {
       milliLimit = milliLimit < 0 || cpu <= 0 ? UNLIMITED : milliLimit + cpu;
       memoryLimit = memoryLimit < 0 || memory <= 0 ? UNLIMITED : memoryLimit + memory;
     }
-    return Changes.of(resources(milliRequest, milliLimit, memoryLimit));
+    return Adjustment.of(resources(milliRequest, milliLimit, memoryLimit));
   }
 
   @Override
-  public Changes onContainer(Stage stage, ContainerContext container) {
-    JsonNode spec = specOf(container.pod()).path(container.name());
+  public Adjustment onContainer(Stage stage, PodContext pod, ContainerContext container) {
+    JsonNode spec = specOf(pod).path(container.name());
     if (spec.isMissingNode()) {
-      return Changes.none();
+      return Adjustment.NONE;
     }
     long milliRequest = Math.max(0, amount(spec, "requests", KoordinatorKeys.BATCH_CPU, container.name()));
     long milliLimit = amount(spec, "limits", KoordinatorKeys.BATCH_CPU, container.name());
     long memoryLimit = amount(spec, "limits", KoordinatorKeys.BATCH_MEMORY, container.name());
-    return Changes.of(resources(milliRequest, milliLimit, memoryLimit));
+    return Adjustment.of(resources(milliRequest, milliLimit, memoryLimit));
   }
 
   /**
    * shares = max(2, request * 1024 / 1000); quota = limit * 100000 / 1000 us, at least 1000 us, -1
    * without a limit; memory = the limit in bytes, left to the kubelet without one.
    */
-  Resources resources(long milliRequest, long milliLimit, long memoryLimit) {
+  LinuxResources resources(long milliRequest, long milliLimit, long memoryLimit) {
     long shares = Math.max(MIN_SHARES, milliRequest * SHARES_PER_CPU / 1000);
     long quota = milliLimit <= 0 ? UNLIMITED : Math.max(MIN_CFS_QUOTA_US, milliLimit * CFS_PERIOD_US / 1000);
-    return Resources.NONE.withCpuShares(shares)
-        .withCpuQuota(cfsQuota ? quota : UNLIMITED)
-        .withMemoryLimitBytes(memoryLimit > 0 ? memoryLimit : null);
+    LinuxResources.Builder r = LinuxResources.builder().cpuShares(shares).cpuQuota(cfsQuota ? quota : UNLIMITED);
+    if (memoryLimit > 0) {
+      r.memoryLimit(memoryLimit);
+    }
+    return r.build();
   }
 
   /** The containers map of a BE pod's spec; missing for any other pod or when the pod has none. */
   private static JsonNode specOf(PodContext pod) {
-    if (QosClass.of(pod.labels()) != QosClass.BE) {
+    if (KoordQosClass.of(pod.labels()) != KoordQosClass.BE) {
       return MissingNode.getInstance();
     }
     return AnnotationJson.read(pod.annotations(), KoordinatorKeys.EXTENDED_RESOURCE_SPEC).path("containers");

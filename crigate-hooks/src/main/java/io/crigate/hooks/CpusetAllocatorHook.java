@@ -1,6 +1,10 @@
 package io.crigate.hooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.PodContext;
 import java.util.Set;
 
 /**
@@ -23,17 +27,18 @@ final class CpusetAllocatorHook implements Hook {
   }
 
   @Override
-  public Changes onPod(Stage stage, PodContext pod) {
-    return cpuset(pod).isEmpty() ? Changes.none() : Changes.of(Resources.NONE.withCpuQuota(BatchResourceHook.UNLIMITED));
+  public Adjustment onPod(Stage stage, PodContext pod) {
+    return cpuset(pod).isEmpty() ? Adjustment.NONE
+        : Adjustment.of(LinuxResources.builder().cpuQuota(BatchResourceHook.UNLIMITED).build());
   }
 
   @Override
-  public Changes onContainer(Stage stage, ContainerContext container) {
-    String cpuset = cpuset(container.pod());
+  public Adjustment onContainer(Stage stage, PodContext pod, ContainerContext container) {
+    String cpuset = cpuset(pod);
     if (cpuset.isEmpty()) {
-      return Changes.none();
+      return Adjustment.NONE;
     }
-    return Changes.of(Resources.NONE.withCpusetCpus(cpuset).withCpuQuota(BatchResourceHook.UNLIMITED));
+    return Adjustment.of(LinuxResources.builder().cpusetCpus(cpuset).cpuQuota(BatchResourceHook.UNLIMITED).build());
   }
 
   private static String cpuset(PodContext pod) {

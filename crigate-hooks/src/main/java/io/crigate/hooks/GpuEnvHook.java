@@ -1,6 +1,9 @@
 package io.crigate.hooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.PodContext;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -32,10 +35,10 @@ final class GpuEnvHook implements Hook {
   }
 
   @Override
-  public Changes onContainer(Stage stage, ContainerContext container) {
-    JsonNode gpus = AnnotationJson.read(container.pod().annotations(), KoordinatorKeys.DEVICE_ALLOCATED).path("gpu");
+  public Adjustment onContainer(Stage stage, PodContext pod, ContainerContext container) {
+    JsonNode gpus = AnnotationJson.read(pod.annotations(), KoordinatorKeys.DEVICE_ALLOCATED).path("gpu");
     if (gpus.isMissingNode() || gpus.isNull() || gpus.isEmpty()) {
-      return Changes.none();
+      return Adjustment.NONE;
     }
     if (!gpus.isArray()) {
       throw AnnotationJson.invalid(KoordinatorKeys.DEVICE_ALLOCATED, "field gpu must be a list");
@@ -51,10 +54,12 @@ final class GpuEnvHook implements Hook {
     }
     Map<String, String> env = new LinkedHashMap<>();
     env.put(VISIBLE_DEVICES, minors.toString());
-    if (KoordinatorKeys.HAMI_CORE.equals(container.pod().labels().get(KoordinatorKeys.GPU_ISOLATION_PROVIDER_LABEL))) {
+    if (KoordinatorKeys.HAMI_CORE.equals(pod.labels().get(KoordinatorKeys.GPU_ISOLATION_PROVIDER_LABEL))) {
       env.putAll(hamiLimits(gpus.get(0).path("resources")));
     }
-    return Changes.ofEnv(env);
+    Adjustment.Builder b = Adjustment.builder();
+    env.forEach(b::env);
+    return b.build();
   }
 
   /** A whole GPU (ratio 100) needs no HAMi-core limits; a share needs its memory, and its SM share if given. */

@@ -1,6 +1,9 @@
 package io.crigate.hooks;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.PodContext;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
@@ -48,23 +51,23 @@ public final class HookChain {
   }
 
   /** Runs the hooks of a pod stage in order. */
-  public Changes runPod(Stage stage, PodContext pod) {
+  public Adjustment runPod(Stage stage, PodContext pod) {
     requireLevel(stage, true);
-    return run(stage, pod.ref(), hook -> hook.onPod(stage, pod));
+    return run(stage, ref(pod), hook -> hook.onPod(stage, pod));
   }
 
   /** Runs the hooks of a container stage in order. */
-  public Changes runContainer(Stage stage, ContainerContext container) {
+  public Adjustment runContainer(Stage stage, PodContext pod, ContainerContext container) {
     requireLevel(stage, false);
-    return run(stage, container.ref(), hook -> hook.onContainer(stage, container));
+    return run(stage, ref(pod) + "/" + container.name(), hook -> hook.onContainer(stage, pod, container));
   }
 
-  private Changes run(Stage stage, String target, Function<Hook, Changes> call) {
-    Changes result = Changes.none();
+  private Adjustment run(Stage stage, String target, Function<Hook, Adjustment> call) {
+    Adjustment result = Adjustment.NONE;
     for (HookRegistration registration : byStage.get(stage)) {
       Hook hook = registration.hook();
       try {
-        result = result.then(call.apply(hook));
+        result = Adjustments.then(result, call.apply(hook));
       } catch (RuntimeException e) {
         if (registration.failurePolicy() == FailurePolicy.FAIL_CLOSED) {
           throw rejection(hook, stage, target, e);
@@ -84,6 +87,10 @@ public final class HookChain {
     }
     log.error("hook {} failed at {} for {}", hook.name(), stage.configName(), target, e);
     return new CrigateException.FailedPrecondition(message);
+  }
+
+  private static String ref(PodContext pod) {
+    return pod.namespace() + "/" + pod.name();
   }
 
   private static void requireLevel(Stage stage, boolean pod) {

@@ -2,6 +2,10 @@ package io.crigate.hooks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.PodContext;
 import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -19,8 +23,19 @@ final class QosClassHook implements Hook {
 
   /** Per class: {@code null} fields leave the kubelet's value alone. */
   record ClassSettings(Long cpuShares, Long oomScoreAdj, String cpusetPool) {
-    Resources resources() {
-      return Resources.NONE.withCpuShares(cpuShares).withOomScoreAdj(oomScoreAdj).withCpusetCpus(cpusetPool);
+    Adjustment adjustment() {
+      LinuxResources.Builder r = LinuxResources.builder();
+      if (cpuShares != null) {
+        r.cpuShares(cpuShares);
+      }
+      if (cpusetPool != null) {
+        r.cpusetCpus(cpusetPool);
+      }
+      Adjustment.Builder a = Adjustment.builder().resources(r.build());
+      if (oomScoreAdj != null) {
+        a.oomScoreAdj(oomScoreAdj);
+      }
+      return a.build();
     }
   }
 
@@ -29,26 +44,26 @@ final class QosClassHook implements Hook {
    * below the kubelet's -997, so they outlive them); BE gets the smallest CPU weight and is killed
    * first. LS and SYSTEM keep the kubelet's values.
    */
-  static final Map<QosClass, ClassSettings> DEFAULTS = Map.of(
-      QosClass.LSE, new ClassSettings(null, -998L, null),
-      QosClass.LSR, new ClassSettings(null, -998L, null),
-      QosClass.LS, new ClassSettings(null, null, null),
-      QosClass.BE, new ClassSettings(2L, 1000L, null),
-      QosClass.SYSTEM, new ClassSettings(null, null, null));
+  static final Map<KoordQosClass, ClassSettings> DEFAULTS = Map.of(
+      KoordQosClass.LSE, new ClassSettings(null, -998L, null),
+      KoordQosClass.LSR, new ClassSettings(null, -998L, null),
+      KoordQosClass.LS, new ClassSettings(null, null, null),
+      KoordQosClass.BE, new ClassSettings(2L, 1000L, null),
+      KoordQosClass.SYSTEM, new ClassSettings(null, null, null));
 
-  private final Map<QosClass, ClassSettings> classes;
+  private final Map<KoordQosClass, ClassSettings> classes;
 
-  QosClassHook(Map<QosClass, ClassSettings> classes) {
+  QosClassHook(Map<KoordQosClass, ClassSettings> classes) {
     this.classes = new EnumMap<>(classes);
   }
 
   /** Defaults overlaid with {@code classes: {BE: {cpuShares: 2, oomScoreAdj: 1000, cpuset: "1"}}}. */
   static QosClassHook fromSettings(JsonNode settings) {
-    Map<QosClass, ClassSettings> classes = new EnumMap<>(DEFAULTS);
+    Map<KoordQosClass, ClassSettings> classes = new EnumMap<>(DEFAULTS);
     JsonNode configured = settings.path("classes");
     for (Iterator<Map.Entry<String, JsonNode>> it = configured.fields(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> entry = it.next();
-      QosClass qos = parseClass(entry.getKey());
+      KoordQosClass qos = parseClass(entry.getKey());
       ClassSettings base = classes.get(qos);
       JsonNode c = entry.getValue();
       classes.put(qos, new ClassSettings(
@@ -64,10 +79,10 @@ final class QosClassHook implements Hook {
     return pool.isEmpty() ? null : pool;
   }
 
-  private static QosClass parseClass(String name) {
+  private static KoordQosClass parseClass(String name) {
     try {
-      QosClass qos = QosClass.valueOf(name);
-      if (qos != QosClass.NONE) {
+      KoordQosClass qos = KoordQosClass.valueOf(name);
+      if (qos != KoordQosClass.NONE) {
         return qos;
       }
     } catch (IllegalArgumentException ignored) {
@@ -88,11 +103,11 @@ final class QosClassHook implements Hook {
   }
 
   @Override
-  public Changes onContainer(Stage stage, ContainerContext container) {
-    QosClass qos = QosClass.of(container.pod().labels());
-    if (qos == QosClass.NONE) {
-      return Changes.none();
+  public Adjustment onContainer(Stage stage, PodContext pod, ContainerContext container) {
+    KoordQosClass qos = KoordQosClass.of(pod.labels());
+    if (qos == KoordQosClass.NONE) {
+      return Adjustment.NONE;
     }
-    return Changes.of(classes.get(qos).resources());
+    return classes.get(qos).adjustment();
   }
 }

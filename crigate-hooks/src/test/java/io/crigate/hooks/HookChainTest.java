@@ -1,10 +1,15 @@
 package io.crigate.hooks;
 
+import static io.crigate.hooks.BuiltInHooksTest.adj;
 import static io.crigate.hooks.Pods.container;
+import static io.crigate.hooks.Pods.pod;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.PodContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,7 +21,7 @@ class HookChainTest {
   private final List<String> calls = new ArrayList<>();
 
   /** A hook that records its call and answers with fixed changes or a fixed failure. */
-  private Hook hook(String name, Changes answer, RuntimeException failure) {
+  private Hook hook(String name, Adjustment answer, RuntimeException failure) {
     return new Hook() {
       @Override
       public String name() {
@@ -29,7 +34,7 @@ class HookChainTest {
       }
 
       @Override
-      public Changes onContainer(Stage stage, ContainerContext c) {
+      public Adjustment onContainer(Stage stage, PodContext pod, ContainerContext c) {
         calls.add(name);
         if (failure != null) {
           throw failure;
@@ -42,14 +47,15 @@ class HookChainTest {
   @Test
   void runsInOrderAndTheLaterHookWinsAField() {
     HookChain chain = new HookChain(List.of(
-        new HookRegistration(hook("late", Changes.of(Resources.NONE.withCpuShares(512L)), null), 20, FailurePolicy.FAIL_OPEN),
-        new HookRegistration(hook("early", new Changes(Resources.NONE.withCpuShares(2L).withOomScoreAdj(1000L),
-            Map.of("A", "1")), null), 10, FailurePolicy.FAIL_OPEN)));
+        new HookRegistration(hook("late", adj(512L, null, null, null, null), null), 20, FailurePolicy.FAIL_OPEN),
+        new HookRegistration(hook("early", Adjustment.builder().resources(adj(2L, null, null, null, null).resources())
+            .oomScoreAdj(1000L).env("A", "1").build(), null), 10, FailurePolicy.FAIL_OPEN)));
 
-    Changes result = chain.runContainer(Stage.PRE_CREATE_CONTAINER, container("c", Map.of(), Map.of()));
+    Adjustment result = chain.runContainer(Stage.PRE_CREATE_CONTAINER, pod(Map.of(), Map.of()), container("c"));
 
     assertThat(calls).containsExactly("early", "late");
-    assertThat(result).isEqualTo(new Changes(Resources.NONE.withCpuShares(512L).withOomScoreAdj(1000L), Map.of("A", "1")));
+    assertThat(result).isEqualTo(Adjustment.builder().resources(adj(512L, null, null, null, null).resources())
+        .oomScoreAdj(1000L).env("A", "1").build());
   }
 
   @Test
@@ -57,10 +63,10 @@ class HookChainTest {
     HookChain chain = new HookChain(List.of(
         new HookRegistration(hook("bad", null, new CrigateException.InvalidArgument("annotation x broken")), 10,
             FailurePolicy.FAIL_OPEN),
-        new HookRegistration(hook("good", Changes.of(Resources.NONE.withCpuShares(2L)), null), 20, FailurePolicy.FAIL_OPEN)));
+        new HookRegistration(hook("good", adj(2L, null, null, null, null), null), 20, FailurePolicy.FAIL_OPEN)));
 
-    assertThat(chain.runContainer(Stage.PRE_CREATE_CONTAINER, container("c", Map.of(), Map.of())))
-        .isEqualTo(Changes.of(Resources.NONE.withCpuShares(2L)));
+    assertThat(chain.runContainer(Stage.PRE_CREATE_CONTAINER, pod(Map.of(), Map.of()), container("c")))
+        .isEqualTo(adj(2L, null, null, null, null));
     assertThat(calls).containsExactly("bad", "good");
   }
 
@@ -69,9 +75,9 @@ class HookChainTest {
     HookChain chain = new HookChain(List.of(
         new HookRegistration(hook("bad", null, new CrigateException.InvalidArgument("annotation x broken")), 10,
             FailurePolicy.FAIL_CLOSED),
-        new HookRegistration(hook("never", Changes.none(), null), 20, FailurePolicy.FAIL_OPEN)));
+        new HookRegistration(hook("never", Adjustment.NONE, null), 20, FailurePolicy.FAIL_OPEN)));
 
-    assertThatThrownBy(() -> chain.runContainer(Stage.PRE_CREATE_CONTAINER, container("c", Map.of(), Map.of())))
+    assertThatThrownBy(() -> chain.runContainer(Stage.PRE_CREATE_CONTAINER, pod(Map.of(), Map.of()), container("c")))
         .isInstanceOf(CrigateException.InvalidArgument.class)
         .hasMessage("hook bad rejected ns/p/c at PreCreateContainer: annotation x broken");
     assertThat(calls).containsExactly("bad");
@@ -82,23 +88,23 @@ class HookChainTest {
     HookChain chain = new HookChain(List.of(
         new HookRegistration(hook("buggy", null, new IllegalStateException("boom")), 10, FailurePolicy.FAIL_CLOSED)));
 
-    assertThatThrownBy(() -> chain.runContainer(Stage.PRE_CREATE_CONTAINER, container("c", Map.of(), Map.of())))
+    assertThatThrownBy(() -> chain.runContainer(Stage.PRE_CREATE_CONTAINER, pod(Map.of(), Map.of()), container("c")))
         .isInstanceOf(CrigateException.FailedPrecondition.class).hasMessageContaining("boom");
   }
 
   @Test
   void stageWithoutHooksIsHandledByNone() {
-    HookChain chain = new HookChain(List.of(new HookRegistration(hook("h", Changes.none(), null), 1, FailurePolicy.FAIL_OPEN)));
+    HookChain chain = new HookChain(List.of(new HookRegistration(hook("h", Adjustment.NONE, null), 1, FailurePolicy.FAIL_OPEN)));
     assertThat(chain.handles(Stage.PRE_CREATE_CONTAINER)).isTrue();
     assertThat(chain.handles(Stage.POST_STOP_CONTAINER)).isFalse();
-    assertThat(chain.runContainer(Stage.POST_STOP_CONTAINER, container("c", Map.of(), Map.of()))).isEqualTo(Changes.none());
+    assertThat(chain.runContainer(Stage.POST_STOP_CONTAINER, pod(Map.of(), Map.of()), container("c"))).isEqualTo(Adjustment.NONE);
   }
 
   @Test
   void duplicateNamesAreRejected() {
     assertThatThrownBy(() -> new HookChain(List.of(
-        new HookRegistration(hook("h", Changes.none(), null), 1, FailurePolicy.FAIL_OPEN),
-        new HookRegistration(hook("h", Changes.none(), null), 2, FailurePolicy.FAIL_OPEN))))
+        new HookRegistration(hook("h", Adjustment.NONE, null), 1, FailurePolicy.FAIL_OPEN),
+        new HookRegistration(hook("h", Adjustment.NONE, null), 2, FailurePolicy.FAIL_OPEN))))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("unique");
   }
 }

@@ -43,8 +43,8 @@ class HookSettingsTest {
         .containsExactly("GPUEnvInject", "QoSClass", "CPUSetAllocator");
     assertThat(settings.chain().registrations().getFirst().failurePolicy()).isEqualTo(FailurePolicy.FAIL_OPEN);
     // BE keeps its default oomScoreAdj 1000 and takes the configured shares and pool
-    assertThat(settings.chain().runContainer(Stage.PRE_CREATE_CONTAINER, Pods.container("c", Pods.qos("BE"), Map.of())))
-        .isEqualTo(Changes.of(new Resources(4L, null, null, null, "1", 1000L)));
+    assertThat(settings.chain().runContainer(Stage.PRE_CREATE_CONTAINER, Pods.pod(Pods.qos("BE"), Map.of()), Pods.container("c")))
+        .isEqualTo(BuiltInHooksTest.adj(4L, null, null, "1", 1000L));
   }
 
   @ParameterizedTest(name = "{1}")

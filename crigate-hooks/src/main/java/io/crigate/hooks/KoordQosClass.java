@@ -4,12 +4,12 @@ import io.crigate.spi.CrigateException;
 import java.util.Map;
 
 /** Koordinator's QoS classes, read from the pod label {@code koordinator.sh/qosClass}. */
-enum QosClass {
+enum KoordQosClass {
   LSE, LSR, LS, BE, SYSTEM,
   /** No label: the hooks leave the pod to the kubelet's own QoS. */
   NONE;
 
-  static QosClass of(Map<String, String> labels) {
+  static KoordQosClass of(Map<String, String> labels) {
     String value = labels.get(KoordinatorKeys.QOS_CLASS_LABEL);
     if (value == null || value.isEmpty()) {
       return NONE;
