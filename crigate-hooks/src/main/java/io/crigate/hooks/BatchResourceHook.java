@@ -6,6 +6,7 @@ import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PodContext;
+import io.crigate.spi.adjust.Quantity;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
@@ -110,7 +111,7 @@ final class BatchResourceHook implements Hook {
       return UNLIMITED;
     }
     try {
-      return Quantity.whole(value.asText());
+      return Quantity.bytes(value.asText());
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw AnnotationJson.invalid(KoordinatorKeys.EXTENDED_RESOURCE_SPEC,
           "containers.%s.%s.%s: %s".formatted(containerName, list, resource, e.getMessage()));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.PodContext;
+import io.crigate.spi.adjust.Quantity;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -86,7 +87,7 @@ final class GpuEnvHook implements Hook {
       return -1;
     }
     try {
-      return Quantity.whole(value.asText());
+      return Quantity.bytes(value.asText());
     } catch (IllegalArgumentException | ArithmeticException e) {
       throw AnnotationJson.invalid(KoordinatorKeys.DEVICE_ALLOCATED, "gpu resource %s: %s".formatted(key, e.getMessage()));
     }

@@ -17,7 +17,7 @@ final class KoordinatorKeys {
    */
   static final String EXTENDED_RESOURCE_SPEC = "node.koordinator.sh/extended-resource-spec";
 
-  /** Batch CPU is counted in millicores: a quantity of 1000 is one core. */
+  /** Batch CPU is counted in millicores: a quantity of 1000 is one core, so its plain value is read. */
   static final String BATCH_CPU = "kubernetes.io/batch-cpu";
   static final String BATCH_MEMORY = "kubernetes.io/batch-memory";
 

@@ -144,7 +144,7 @@ class BuiltInHooksTest {
         new Bad("spec a list", BATCH, qos("BE"), Map.of(SPEC, "[]"), "annotation " + SPEC + " must be a JSON object"),
         new Bad("batch-cpu not a quantity", BATCH, qos("BE"),
             Map.of(SPEC, "{\"containers\":{\"c\":{\"requests\":{\"kubernetes.io/batch-cpu\":\"lots\"}}}}"),
-            "containers.c.requests.kubernetes.io/batch-cpu: 'lots' is not a quantity"),
+            "containers.c.requests.kubernetes.io/batch-cpu: 'lots' is not a Kubernetes quantity"),
         new Bad("cpuset not a CPU list", CPUSET, qos("LSR"), Map.of(STATUS, "{\"cpuset\":\"zero\"}"),
             "field cpuset must be a Linux CPU list"),
         new Bad("gpu minor missing", GPU, Map.of(), Map.of(DEVICES, "{\"gpu\":[{\"resources\":{}}]}"),
