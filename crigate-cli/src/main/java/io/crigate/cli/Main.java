@@ -27,6 +27,7 @@ public final class Main {
     cli.addSubcommand(new ExtenderCommand());
     cli.addSubcommand(new PoliciesCommand());
     cli.addSubcommand(new WebhookCommand());
+    cli.addSubcommand(new HooksReconcilerCommand());
     cli.setParameterExceptionHandler(Main::usageError);
     return cli;
   }

@@ -3,13 +3,14 @@ package io.crigate.hooks;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.Durations;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -18,6 +19,7 @@ import java.util.function.Function;
  * <pre>
  * hooks:
  *   mode: proxy            # proxy | nri | standalone
+ *   configFile: /etc/crigate/hooks.yaml   # optional: its keys override these, re-read on change
  *   resync: 10s            # standalone: full ListContainers pass, also when events are missing
  *   QoSClass:        {order: 100, failurePolicy: fail-open, classes: {BE: {cpuShares: 2, oomScoreAdj: 1000}}}
  *   BatchResource:   {order: 200, failurePolicy: fail-open, cfsQuota: true}
@@ -34,6 +36,11 @@ import java.util.function.Function;
 public record HookSettings(HookMode mode, HookChain chain, Duration resync) {
 
   public static final Duration DEFAULT_RESYNC = Duration.ofSeconds(10);
+
+  /** The live overlay file, read by the composition root, which hands the merged section back here. */
+  public static final String CONFIG_FILE = "configFile";
+
+  private static final Set<String> SETTINGS = Set.of("mode", "resync", CONFIG_FILE);
 
   private record BuiltIn(int order, FailurePolicy failurePolicy, Function<JsonNode, Hook> factory) {}
 
@@ -57,10 +64,10 @@ public record HookSettings(HookMode mode, HookChain chain, Duration resync) {
     }
     JsonNode s = section == null ? MissingNode.getInstance() : section;
     HookMode mode = s.has("mode") ? HookMode.parse(s.get("mode").asText()) : HookMode.PROXY;
-    Duration resync = s.has("resync") ? duration(s.get("resync").asText()) : DEFAULT_RESYNC;
+    Duration resync = s.has("resync") ? Durations.positive("hooks.resync", s.get("resync").asText()) : DEFAULT_RESYNC;
     for (Iterator<String> it = s.fieldNames(); it.hasNext(); ) {
       String key = it.next();
-      if (!key.equals("mode") && !key.equals("resync") && !BUILT_INS.containsKey(key)) {
+      if (!SETTINGS.contains(key) && !BUILT_INS.containsKey(key)) {
         throw new CrigateException.InvalidArgument("hooks.%s is not a setting or a hook; hooks are %s"
             .formatted(key, BUILT_INS.keySet()));
       }
@@ -78,23 +85,5 @@ public record HookSettings(HookMode mode, HookChain chain, Duration resync) {
       registrations.add(new HookRegistration(builtIn.factory().apply(h), order, policy));
     });
     return new HookSettings(mode, new HookChain(registrations), resync);
-  }
-
-  /** {@code 10s}, {@code 500ms}, {@code 2m}, or an ISO-8601 duration. */
-  static Duration duration(String text) {
-    try {
-      if (text.endsWith("ms")) {
-        return Duration.ofMillis(Long.parseLong(text.substring(0, text.length() - 2)));
-      }
-      if (text.endsWith("s")) {
-        return Duration.ofSeconds(Long.parseLong(text.substring(0, text.length() - 1)));
-      }
-      if (text.endsWith("m")) {
-        return Duration.ofMinutes(Long.parseLong(text.substring(0, text.length() - 1)));
-      }
-      return Duration.parse(text);
-    } catch (NumberFormatException | DateTimeParseException e) {
-      throw new CrigateException.InvalidArgument("hooks.resync '%s' is not a duration like 10s or 500ms".formatted(text));
-    }
   }
 }

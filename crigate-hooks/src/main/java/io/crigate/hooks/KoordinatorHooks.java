@@ -8,7 +8,9 @@ import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,7 @@ public final class KoordinatorHooks implements AdjustmentPlugin {
   private static final Logger log = LoggerFactory.getLogger(KoordinatorHooks.class);
 
   private volatile HookChain chain;
+  private final List<AutoCloseable> closeWith = new CopyOnWriteArrayList<>();
 
   public KoordinatorHooks(HookChain chain) {
     this.chain = chain;
@@ -41,6 +44,22 @@ public final class KoordinatorHooks implements AdjustmentPlugin {
 
   public HookChain chain() {
     return chain;
+  }
+
+  /** Closes {@code resource} (the watch of a live configuration file) when the plugin closes. */
+  public void closeWith(AutoCloseable resource) {
+    closeWith.add(resource);
+  }
+
+  @Override
+  public void close() {
+    for (AutoCloseable resource : closeWith) {
+      try {
+        resource.close();
+      } catch (Exception e) {
+        log.warn("closing {} of the runtime hooks failed: {}", resource, e.toString());
+      }
+    }
   }
 
   @Override

@@ -55,7 +55,7 @@ class HookSettingsTest {
       "{\"QoSClass\":{\"classes\":{\"GOLD\":{}}}}|hooks.QoSClass.classes: unknown class 'GOLD'",
       "{\"QoSClass\":{\"classes\":{\"BE\":{\"oomScoreAdj\":5000}}}}|hooks.QoSClass.classes.BE.oomScoreAdj must be a whole number in [-1000, 1000]",
       "{\"QoSClass\":{\"classes\":{\"BE\":{\"cpuset\":\"a-b\"}}}}|hooks.QoSClass.classes.BE.cpuset must be a Linux CPU list",
-      "{\"resync\":\"soon\"}|hooks.resync 'soon' is not a duration",
+      "{\"resync\":\"soon\"}|hooks.resync 'soon' is not a positive duration",
       "[]|hooks must be a mapping",
   })
   void badSectionIsAnInvalidArgumentNamingTheField(String section, String message) {

@@ -15,8 +15,9 @@ final class ConfigKeys {
   static final String IMAGES = "images";
   static final String POLICY = "policy";
   static final String NRI = "nri";
+  static final String HOOKS = "hooks";
   static final List<String> TOP_LEVEL = List.of(SOCKET, SOCKET_GROUP, MAX_CALLS_PER_CONNECTION, STATE_DIR,
-      LOG_LEVEL, BACKENDS, DUMP, IMAGES, POLICY, NRI);
+      LOG_LEVEL, BACKENDS, DUMP, IMAGES, POLICY, NRI, HOOKS);
 
   static final String NAME = "name";
   static final String TYPE = "type";

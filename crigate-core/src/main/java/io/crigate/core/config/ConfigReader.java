@@ -45,7 +45,7 @@ final class ConfigReader {
     Optional<String> socketGroup = Optional.ofNullable(text(root, ConfigKeys.SOCKET_GROUP, null));
     int maxCalls = positiveInt(root, ConfigKeys.MAX_CALLS_PER_CONNECTION, GatewayConfig.DEFAULT_MAX_CALLS_PER_CONNECTION);
     return new GatewayConfig(socket, stateDir, backends, dump, logLevel, section(root, ConfigKeys.IMAGES), socketGroup,
-        maxCalls, section(root, ConfigKeys.POLICY), section(root, ConfigKeys.NRI));
+        maxCalls, section(root, ConfigKeys.POLICY), section(root, ConfigKeys.NRI), section(root, ConfigKeys.HOOKS));
   }
 
   /** A section read by the composition root: a mapping, or a missing node when absent. */

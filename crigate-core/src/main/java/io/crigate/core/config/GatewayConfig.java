@@ -25,10 +25,12 @@ import java.util.Optional;
  *     composition root; a missing node when the section is absent
  * @param nri the {@code nri} section (crigate as an NRI runtime hosting external plugins), read by
  *     the composition root; a missing node when the section is absent
+ * @param hooks the {@code hooks} section (runtime hooks, docs/hooks.md), read by the composition
+ *     root; a missing node when the section is absent
  */
 public record GatewayConfig(Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump,
     String logLevel, JsonNode images, Optional<String> socketGroup, int maxCallsPerConnection, JsonNode policy,
-    JsonNode nri) {
+    JsonNode nri, JsonNode hooks) {
 
   public static final Path DEFAULT_SOCKET = Path.of("/run/crigate/crigate.sock");
   public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/crigate");
