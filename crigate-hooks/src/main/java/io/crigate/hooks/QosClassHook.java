@@ -66,11 +66,14 @@ final class QosClassHook implements Hook {
       KoordQosClass qos = parseClass(entry.getKey());
       ClassSettings base = classes.get(qos);
       JsonNode c = entry.getValue();
-      classes.put(qos, new ClassSettings(
-          c.has("cpuShares") ? SettingsFields.longIn(c, "cpuShares", 2, 262144, "hooks.QoSClass.classes." + qos) : base.cpuShares(),
-          c.has("oomScoreAdj") ? SettingsFields.longIn(c, "oomScoreAdj", -1000, 1000, "hooks.QoSClass.classes." + qos) : base.oomScoreAdj(),
-          c.has("cpuset") ? emptyToNull(SettingsFields.cpuList(c, "cpuset", "hooks.QoSClass.classes." + qos))
-              : base.cpusetPool()));
+      String path = "hooks.QoSClass.classes." + qos;
+      // boxed on purpose: an unset default is null, and a long/Long conditional would unbox it
+      Long cpuShares = c.has("cpuShares") ? Long.valueOf(SettingsFields.longIn(c, "cpuShares", 2, 262144, path))
+          : base.cpuShares();
+      Long oomScoreAdj = c.has("oomScoreAdj") ? Long.valueOf(SettingsFields.longIn(c, "oomScoreAdj", -1000, 1000, path))
+          : base.oomScoreAdj();
+      String cpuset = c.has("cpuset") ? emptyToNull(SettingsFields.cpuList(c, "cpuset", path)) : base.cpusetPool();
+      classes.put(qos, new ClassSettings(cpuShares, oomScoreAdj, cpuset));
     }
     return new QosClassHook(classes);
   }

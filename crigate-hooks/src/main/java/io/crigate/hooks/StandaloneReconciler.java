@@ -56,13 +56,20 @@ public final class StandaloneReconciler implements AutoCloseable {
 
   private final LinkedBlockingQueue<String> queue = new LinkedBlockingQueue<>();
   private final Set<String> queued = ConcurrentHashMap.newKeySet();
-  /** What was last applied to each live container; a resync re-applies only what differs. */
-  private final Map<String, Adjustment> applied = new ConcurrentHashMap<>();
+  /**
+   * What was last applied to each live container, and to which process; a resync re-applies only
+   * what differs, and a container seen before it started is reapplied once it has a process (the
+   * OOM score needs one).
+   */
+  private record Applied(Adjustment adjustment, long pid) {}
+
+  private final Map<String, Applied> applied = new ConcurrentHashMap<>();
   private final AtomicBoolean eventsLive = new AtomicBoolean();
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
       Thread.ofPlatform().name("hooks-reconcile-timer").daemon().factory());
   private final Context.CancellableContext eventsContext = Context.current().withCancellation();
   private volatile boolean closed;
+  private volatile boolean toldNoEvents;
   private Thread worker;
   private long lastFullResyncNanos;
 
@@ -149,8 +156,10 @@ public final class StandaloneReconciler implements AutoCloseable {
     }
     if (wasLive) {
       log.warn("standalone hooks: container event stream {}; listing every {} until it is back", how, poll);
-    } else {
-      log.info("standalone hooks: runtime offers no container events ({}); listing every {}", how, poll);
+    } else if (!toldNoEvents) {
+      toldNoEvents = true;
+      log.info("standalone hooks: runtime offers no container events ({}); listing every {}, asking again every {}",
+          how, poll, resync);
     }
     timer.schedule(this::subscribe, resync.toMillis(), TimeUnit.MILLISECONDS);
   }
@@ -183,8 +192,9 @@ public final class StandaloneReconciler implements AutoCloseable {
     RuntimeView view = RuntimeView.read(runtime, id);
     Adjustment pod = engine.runPodSandbox(view.pod()).adjustment();
     Adjustment container = engine.createContainer(view.pod(), view.container()).adjustment();
-    Adjustment previous = applied.get(id);
-    if (container.equals(previous)) {
+    Applied previous = applied.get(id);
+    Applied now = new Applied(container, view.pid());
+    if (now.equals(previous)) {
       return;
     }
     if (!pod.resources().isEmpty() && !view.pod().cgroupParent().isEmpty()) {
@@ -202,7 +212,7 @@ public final class StandaloneReconciler implements AutoCloseable {
       log.info("standalone hooks: container {} ({}) runs without env {}: a started process cannot take new "
           + "env; use proxy or NRI mode for it", id, view.container().name(), container.env().keySet());
     }
-    applied.put(id, container);
+    applied.put(id, now);
     long sinceStart = clock.instant().toEpochMilli() * 1_000_000 - view.startedAtNanos();
     listener.applied(id, container, Duration.ofNanos(Math.max(0, sinceStart)));
   }

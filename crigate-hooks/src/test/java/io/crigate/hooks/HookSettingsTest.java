@@ -47,6 +47,14 @@ class HookSettingsTest {
         .isEqualTo(BuiltInHooksTest.adj(4L, null, null, "1", 1000L));
   }
 
+  @Test
+  void settingOneValueOfAClassWhoseOtherDefaultsAreUnsetKeepsThemUnset() throws Exception {
+    HookSettings settings = HookSettings.parse(json("{\"QoSClass\":{\"classes\":{\"LSR\":{\"oomScoreAdj\":100}}}}"));
+
+    assertThat(settings.chain().runContainer(Stage.PRE_CREATE_CONTAINER, Pods.pod(Pods.qos("LSR"), Map.of()), Pods.container("c")))
+        .isEqualTo(BuiltInHooksTest.adj(null, null, null, null, 100L));
+  }
+
   @ParameterizedTest(name = "{1}")
   @CsvSource(delimiter = '|', value = {
       "{\"mode\":\"sidecar\"}|hooks.mode 'sidecar' is not one of proxy, nri, standalone",
