@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.google.protobuf.ByteString;
 import io.crigate.api.cri.v1.ContainerConfig;
+import io.crigate.api.cri.v1.ContainerState;
 import io.crigate.api.cri.v1.ContainerStatusRequest;
 import io.crigate.api.cri.v1.ContainerStatusResponse;
 import io.crigate.api.cri.v1.KeyValue;
@@ -28,8 +29,9 @@ import io.crigate.spi.adjust.cri.CriTranslation;
  *
  * @param pid the container's init process on the host; 0 when the runtime did not say
  * @param startedAtNanos when the container started (or was created, if not yet started)
+ * @param running whether it has started and not exited
  */
-record RuntimeView(PodContext pod, ContainerContext container, long pid, long startedAtNanos) {
+record RuntimeView(PodContext pod, ContainerContext container, long pid, long startedAtNanos, boolean running) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -60,7 +62,8 @@ record RuntimeView(PodContext pod, ContainerContext container, long pid, long st
     }
     ContainerContext container = CriTranslation.container(pod, containerId, config.build());
     long started = c.getStatus().getStartedAt() != 0 ? c.getStatus().getStartedAt() : c.getStatus().getCreatedAt();
-    return new RuntimeView(pod, container, cInfo.path("pid").asLong(0), started);
+    return new RuntimeView(pod, container, cInfo.path("pid").asLong(0), started,
+        c.getStatus().getState() == ContainerState.CONTAINER_RUNNING);
   }
 
   /** containerd puts its verbose details in one JSON string; other runtimes may leave it out. */

@@ -61,7 +61,7 @@ public final class StandaloneReconciler implements AutoCloseable {
    * what differs, and a container seen before it started is reapplied once it has a process (the
    * OOM score needs one).
    */
-  private record Applied(Adjustment adjustment, long pid) {}
+  private record Applied(Adjustment adjustment, long pid, boolean running) {}
 
   private final Map<String, Applied> applied = new ConcurrentHashMap<>();
   private final AtomicBoolean eventsLive = new AtomicBoolean();
@@ -106,15 +106,17 @@ public final class StandaloneReconciler implements AutoCloseable {
   private void list(boolean full) {
     try {
       var containers = runtime.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList();
-      Set<String> live = containers.stream()
+      Map<String, ContainerState> live = containers.stream()
           .filter(c -> c.getState() == ContainerState.CONTAINER_RUNNING || c.getState() == ContainerState.CONTAINER_CREATED)
-          .map(c -> c.getId()).collect(Collectors.toSet());
-      applied.keySet().retainAll(live);
-      for (String id : live) {
-        if (full || !applied.containsKey(id)) {
+          .collect(Collectors.toMap(c -> c.getId(), c -> c.getState(), (a, b) -> a));
+      applied.keySet().retainAll(live.keySet());
+      live.forEach((id, state) -> {
+        Applied last = applied.get(id);
+        // a container first seen before it started gets its process-level settings once it runs
+        if (full || last == null || (!last.running() && state == ContainerState.CONTAINER_RUNNING)) {
           enqueue(id);
         }
-      }
+      });
       if (full) {
         lastFullResyncNanos = System.nanoTime();
       }
@@ -193,7 +195,7 @@ public final class StandaloneReconciler implements AutoCloseable {
     Adjustment pod = engine.runPodSandbox(view.pod()).adjustment();
     Adjustment container = engine.createContainer(view.pod(), view.container()).adjustment();
     Applied previous = applied.get(id);
-    Applied now = new Applied(container, view.pid());
+    Applied now = new Applied(container, view.pid(), view.running());
     if (now.equals(previous)) {
       return;
     }
