@@ -60,7 +60,12 @@ class HookModesIT {
 
   record Case(String name, Map<String, String> labels, Map<String, String> annotations, Observed expected) {}
 
-  record Outcome(Observed observed, Duration inForceAfterStart) {}
+  /**
+   * @param first what the first read after StartContainer returned saw
+   * @param firstRead when that read was done
+   * @param inForceAfterStart when the expected values were first seen
+   */
+  record Outcome(Observed first, Duration firstRead, Observed observed, Duration inForceAfterStart) {}
 
   static final String BATCH_SPEC = """
       {"containers":{"app":{"requests":{"kubernetes.io/batch-cpu":"500","kubernetes.io/batch-memory":"128Mi"},\
@@ -85,13 +90,17 @@ class HookModesIT {
           "{\"gpu\":[{\"minor\":0},{\"minor\":1}]}"), new Observed(1024, -1, -2, null, 0, "0,1")));
 
   @BeforeAll
+  static void connectDirectly() {
+    direct = CriConnection.open(infra.containerdA());
+  }
+
+  /** Started only for the standalone run, so it cannot correct what proxy mode left. */
   static void startStandaloneReconciler() throws IOException {
     Path config = Files.writeString(proxy.workDir().resolve("standalone.yaml"), HOOKS.formatted("standalone"));
     reconcilerLog = proxy.workDir().resolve("hooks-reconciler.log");
     reconciler = new ProcessBuilder(Infra.repositoryRoot().resolve("bin/crigate").toString(), "hooks-reconciler",
         "--config", config.toString(), "--remote-runtime-endpoints", "default:" + infra.containerdA())
         .redirectErrorStream(true).redirectOutput(reconcilerLog.toFile()).start();
-    direct = CriConnection.open(infra.containerdA());
     await("hooks-reconciler watching").atMost(Duration.ofSeconds(90))
         .failFast("hooks-reconciler exited", () -> !reconciler.isAlive())
         .until(() -> Files.readString(reconcilerLog).contains("runtime hooks in standalone mode"));
@@ -113,18 +122,20 @@ class HookModesIT {
   @Test
   void proxyAndStandaloneModesLeaveTheSameSettingsAndSayWhenTheyWereInForce() throws Exception {
     Map<String, Outcome> viaProxy = runAll(proxy.cri(), "proxy");
+    startStandaloneReconciler();
     Map<String, Outcome> standalone = runAll(direct, "standalone");
 
-    StringBuilder table = new StringBuilder("| pod | proxy: in force after start | standalone: in force after start |\n");
+    StringBuilder table = new StringBuilder("| pod | proxy: in force at the first read after start | "
+        + "standalone: in force after start |\n|---|---|---:|\n");
     for (Case c : CASES) {
       Observed expectedStandalone = c.expected().visibleDevices().isEmpty() ? c.expected()
           : withoutEnv(c.expected());
-      assertThat(viaProxy.get(c.name()).observed()).as("proxy mode, " + c.name()).isEqualTo(c.expected());
+      assertThat(viaProxy.get(c.name()).first()).as("proxy mode, at once, " + c.name()).isEqualTo(c.expected());
       assertThat(standalone.get(c.name()).observed()).as("standalone mode, " + c.name() + "; reconciler log:\n"
           + tail(reconcilerLog)).isEqualTo(expectedStandalone);
       assertThat(withoutEnv(standalone.get(c.name()).observed())).isEqualTo(withoutEnv(viaProxy.get(c.name()).observed()));
-      table.append("| %s | %d ms | %d ms |\n".formatted(c.name(), viaProxy.get(c.name()).inForceAfterStart().toMillis(),
-          standalone.get(c.name()).inForceAfterStart().toMillis()));
+      table.append("| %s | yes (read %d ms after start) | %d ms |\n".formatted(c.name(),
+          viaProxy.get(c.name()).firstRead().toMillis(), standalone.get(c.name()).inForceAfterStart().toMillis()));
     }
     Files.writeString(Path.of("target", "hook-modes.md"), table);
     System.out.println(table);
@@ -169,12 +180,14 @@ class HookModesIT {
         cri.runtime().startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
         long started = System.nanoTime();
         long pid = pid(cri, id);
-        Observed observed = observe(pid);
+        Observed first = observe(pid);
+        Duration firstRead = Duration.ofNanos(System.nanoTime() - started);
+        Observed observed = first;
         while (!matches(observed, c.expected(), mode) && System.nanoTime() - started < TimeUnit.SECONDS.toNanos(30)) {
           Thread.sleep(2);
           observed = observe(pid);
         }
-        outcomes.put(c.name(), new Outcome(observed, Duration.ofNanos(System.nanoTime() - started)));
+        outcomes.put(c.name(), new Outcome(first, firstRead, observed, Duration.ofNanos(System.nanoTime() - started)));
       }
     } finally {
       for (String podId : pods) {
