@@ -13,6 +13,7 @@ import io.crigate.hooks.KoordinatorHooks;
 import io.crigate.spi.CrigateException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -31,6 +32,12 @@ class RuntimeHooksTest {
 
   private static List<String> hookNames(KoordinatorHooks hooks) {
     return hooks.chain().registrations().stream().map(r -> r.hook().name()).toList();
+  }
+
+  /** As an operator should: a rename, so the watcher never reads a half-written file. */
+  private void replace(Path file, String yaml) throws Exception {
+    Path next = Files.writeString(dir.resolve("hooks.yaml.next"), yaml);
+    Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
   }
 
   @Test
@@ -69,17 +76,17 @@ class RuntimeHooksTest {
     try (KoordinatorHooks hooks = RuntimeHooks.engine(json("{\"configFile\":\"%s\"}".formatted(file)), changes::add)) {
       assertThat(hookNames(hooks)).hasSize(4);
 
-      Files.writeString(file, "QoSClass: {enabled: false}\nGPUEnvInject: {enabled: false}\n");
+      replace(file, "QoSClass: {enabled: false}\nGPUEnvInject: {enabled: false}\n");
       await().atMost(Duration.ofSeconds(20)).until(() -> hookNames(hooks).size() == 2);
       assertThat(hookNames(hooks)).containsExactly("BatchResource", "CPUSetAllocator");
       assertThat(changes).isNotEmpty();
 
-      Files.writeString(file, "QoSClass: {failurePolicy: perhaps}\n");
+      replace(file, "QoSClass: {failurePolicy: perhaps}\n");
       // the bad file is rejected: the previous hooks stay
       await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
           .until(() -> hookNames(hooks).equals(List.of("BatchResource", "CPUSetAllocator")));
 
-      Files.writeString(file, "GPUEnvInject: {enabled: false}\n");
+      replace(file, "GPUEnvInject: {enabled: false}\n");
       await().atMost(Duration.ofSeconds(20)).until(() -> hookNames(hooks).size() == 3);
     }
   }
