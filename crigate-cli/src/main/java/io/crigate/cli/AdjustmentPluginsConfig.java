@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.core.AdjustmentPlugins;
 import io.crigate.core.PluginEnvironment;
 import io.crigate.core.config.GatewayConfig;
+import io.crigate.hooks.HookMode;
 import io.crigate.nri.NriHostedPlugins;
 import io.crigate.nri.NriRuntime;
 import io.crigate.policy.ActivePolicy;
@@ -20,14 +21,15 @@ import java.util.List;
 
 /**
  * Which adjustment plugins run, from the configuration: the resource policy (with its ConfigMaps
- * when {@code policy.kubernetes} is set), then the external NRI plugins crigate hosts.
+ * when {@code policy.kubernetes} is set), the runtime hooks when {@code hooks.mode} names the
+ * door, then the external NRI plugins crigate hosts.
  */
 final class AdjustmentPluginsConfig {
 
   private AdjustmentPluginsConfig() {}
 
   /**
-   * The plugins of {@code crigate serve}'s request path: the policy, and with an {@code nri}
+   * The plugins of {@code crigate serve}'s request path: the policy, the hooks in proxy mode, and with an {@code nri}
    * section one plugin that drives every external NRI plugin connected to crigate's NRI socket.
    *
    * @throws io.crigate.spi.CrigateException.InvalidArgument naming a bad nri key, before anything starts
@@ -36,6 +38,7 @@ final class AdjustmentPluginsConfig {
     NriRuntime.Settings nri = config.nri().isMissingNode() ? null : NriRuntime.Settings.fromConfig(config.nri());
     return environment -> {
       List<AdjustmentPlugin> plugins = new ArrayList<>(policy(config.policy(), environment));
+      RuntimeHooks.forMode(config.hooks(), HookMode.PROXY).ifPresent(plugins::add);
       if (nri != null) {
         try {
           plugins.add(NriHostedPlugins.start(nri, environment.updater()));
@@ -49,10 +52,14 @@ final class AdjustmentPluginsConfig {
 
   /**
    * crigate's own engine plugins from the same configuration file, without the hosted NRI plugins:
-   * what {@code crigate nri-plugin} serves to a runtime.
+   * what {@code crigate nri-plugin} serves to a runtime, with the hooks when {@code hooks.mode} is nri.
    */
   static AdjustmentPlugins engine(JsonNode root) {
-    return environment -> policy(root.path("policy"), environment);
+    return environment -> {
+      List<AdjustmentPlugin> plugins = new ArrayList<>(policy(root.path("policy"), environment));
+      RuntimeHooks.forMode(root.path(RuntimeHooks.SECTION), HookMode.NRI).ifPresent(plugins::add);
+      return plugins;
+    };
   }
 
   private static List<AdjustmentPlugin> policy(JsonNode section, PluginEnvironment environment) {

@@ -30,6 +30,7 @@ public final class Main {
     cli.addSubcommand(new InterlinkPluginCommand());
     cli.addSubcommand(new InterlinkApiCommand());
     cli.addSubcommand(new VirtualNodeCommand());
+    cli.addSubcommand(new HooksReconcilerCommand());
     cli.setParameterExceptionHandler(Main::usageError);
     return cli;
   }

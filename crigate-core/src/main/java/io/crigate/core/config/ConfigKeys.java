@@ -18,8 +18,9 @@ final class ConfigKeys {
   static final String STREAMING = "streaming";
   static final String METRICS = "metrics";
   static final String LOGGING = "logging";
+  static final String HOOKS = "hooks";
   static final List<String> TOP_LEVEL = List.of(SOCKET, SOCKET_GROUP, MAX_CALLS_PER_CONNECTION, STATE_DIR,
-      LOG_LEVEL, BACKENDS, DUMP, IMAGES, POLICY, NRI, STREAMING, METRICS, LOGGING);
+      LOG_LEVEL, BACKENDS, DUMP, IMAGES, POLICY, NRI, STREAMING, METRICS, LOGGING, HOOKS);
 
   static final String NAME = "name";
   static final String TYPE = "type";

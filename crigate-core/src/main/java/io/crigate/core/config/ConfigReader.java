@@ -49,7 +49,8 @@ final class ConfigReader {
     int maxCalls = positiveInt(root, ConfigKeys.MAX_CALLS_PER_CONNECTION, GatewayConfig.DEFAULT_MAX_CALLS_PER_CONNECTION);
     JsonNode logging = section(root, ConfigKeys.LOGGING);
     return new GatewayConfig(socket, stateDir, backends, dump, logLevel, images, socketGroup, maxCalls,
-        section(root, ConfigKeys.POLICY), section(root, ConfigKeys.NRI), streaming, metrics, logging);
+        section(root, ConfigKeys.POLICY), section(root, ConfigKeys.NRI), streaming, metrics, logging,
+        section(root, ConfigKeys.HOOKS));
   }
 
   /** A section the composition root reads itself: only its shape is checked here. */

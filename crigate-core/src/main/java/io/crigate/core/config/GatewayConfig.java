@@ -31,10 +31,12 @@ import java.util.Optional;
  *     root; a missing node when the section is absent
  * @param logging the {@code logging} section (per-component levels, format), read by the
  *     composition root; a missing node when the section is absent
+ * @param hooks the {@code hooks} section (runtime hooks, docs/hooks.md), read by the composition
+ *     root; a missing node when the section is absent
  */
 public record GatewayConfig(Path socket, Path stateDir, List<BackendConfig> backends, DumpSettings dump,
     String logLevel, JsonNode images, Optional<String> socketGroup, int maxCallsPerConnection, JsonNode policy,
-    JsonNode nri, JsonNode streaming, JsonNode metrics, JsonNode logging) {
+    JsonNode nri, JsonNode streaming, JsonNode metrics, JsonNode logging, JsonNode hooks) {
 
   public static final Path DEFAULT_SOCKET = Path.of("/run/crigate/crigate.sock");
   public static final Path DEFAULT_STATE_DIR = Path.of("/var/lib/crigate");

@@ -1,0 +1,63 @@
+package io.crigate.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.hooks.HookMode;
+import io.crigate.hooks.HookSettings;
+import io.crigate.hooks.KoordinatorHooks;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@code hooks} section, one for every mode: its settings (with the live {@code configFile} on
+ * top) and the hook engine built from them, which follows every later change of that file.
+ */
+final class RuntimeHooks {
+
+  private static final Logger log = LoggerFactory.getLogger(RuntimeHooks.class);
+  static final String SECTION = "hooks";
+
+  private RuntimeHooks() {}
+
+  /** The settings as they are now; the section alone when it names no file. */
+  static HookSettings settings(JsonNode section) {
+    String file = LiveSection.configFile(section);
+    return HookSettings.parse(file.isEmpty() ? section : LiveSection.merged(SECTION, Path.of(file), section));
+  }
+
+  /**
+   * The hook engine for a door ({@code serve}'s request path: proxy; {@code nri-plugin}: nri), only
+   * when the section exists and names that mode.
+   */
+  static Optional<KoordinatorHooks> forMode(JsonNode section, HookMode door) {
+    if (section.isMissingNode() || settings(section).mode() != door) {
+      return Optional.empty();
+    }
+    return Optional.of(engine(section, changed -> {}));
+  }
+
+  /**
+   * The hook engine, following the live file when the section names one.
+   *
+   * @param changed told after each live change was swapped in (standalone mode re-applies then)
+   */
+  static KoordinatorHooks engine(JsonNode section, Consumer<HookSettings> changed) {
+    HookSettings initial = settings(section);
+    KoordinatorHooks hooks = new KoordinatorHooks(initial.chain());
+    String file = LiveSection.configFile(section);
+    if (!file.isEmpty()) {
+      hooks.closeWith(LiveSection.watch(SECTION, Path.of(file), section, merged -> {
+        HookSettings next = HookSettings.parse(merged);
+        if (next.mode() != initial.mode()) {
+          log.warn("hooks.mode changed from {} to {}: a mode takes effect at the next start",
+              initial.mode(), next.mode());
+        }
+        hooks.reconfigure(next.chain());
+        changed.accept(next);
+      }));
+    }
+    return hooks;
+  }
+}
