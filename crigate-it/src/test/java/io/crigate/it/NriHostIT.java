@@ -18,7 +18,10 @@ import io.crigate.api.nri.v1alpha1.OptionalUInt64;
 import io.crigate.api.nri.v1alpha1.PodSandbox;
 import io.crigate.nri.NriHandler;
 import io.crigate.nri.NriPlugin;
+import io.crigate.testsupport.GoNriPeers;
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,8 +36,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * crigate as an NRI runtime for containerd 1.6, which has no NRI: an external NRI plugin connects to
- * crigate's NRI socket, and a pod run through crigate gets the plugin's env var and CPU limit.
+ * crigate as an NRI runtime for containerd 1.6, which has no NRI: external NRI plugins, one in Java
+ * and one in Go (containerd's Go ttrpc), connect to crigate's NRI socket, and a pod run through
+ * crigate gets its plugin's env var and CPU limit. Each plugin adjusts only the pods that name it in
+ * {@value #SELECTOR}, so the two never set the same field of one container.
  */
 class NriHostIT {
 
@@ -58,9 +63,11 @@ class NriHostIT {
               pollIntervalMillis: 300
           """.formatted(NRI_SOCKET, System.getenv("CRIGATE_SLURM_WORKDIR")));
 
+  static final String SELECTOR = "crigate.test/nri-plugin";
   static NriPlugin plugin;
+  static Process goPlugin;
 
-  /** A third-party style NRI plugin: 1.5 CPUs and an env var for every container. */
+  /** A third-party style NRI plugin: 1.5 CPUs and an env var for every container of the pods naming it. */
   static final class InjectPlugin implements NriHandler {
     @Override
     public Set<Event> events() {
@@ -69,6 +76,9 @@ class NriHostIT {
 
     @Override
     public CreateContainerResponse createContainer(PodSandbox pod, Container container) {
+      if (!"inject".equals(pod.getAnnotationsMap().get(SELECTOR))) {
+        return CreateContainerResponse.getDefaultInstance();
+      }
       return CreateContainerResponse.newBuilder().setAdjust(ContainerAdjustment.newBuilder()
           .addEnv(KeyValue.newBuilder().setKey("NRI_INJECTED").setValue("by-" + pod.getName()))
           .setLinux(LinuxContainerAdjustment.newBuilder().setResources(LinuxResources.newBuilder()
@@ -78,17 +88,26 @@ class NriHostIT {
   }
 
   @BeforeAll
-  static void connectPlugin() {
+  static void connectPlugins() throws Exception {
     plugin = new NriPlugin(new NriPlugin.Settings("inject", "10", NRI_SOCKET, -1), new InjectPlugin()).start();
-    // in service once crigate has configured and synchronized it, which its log says
-    await("crigate hosting the plugin").atMost(Duration.ofSeconds(20))
-        .until(() -> crigate.process().logTail().contains("NRI plugin 10-inject (NRI v0.12.2) in service"));
+    Path goBinary = GoNriPeers.in(Path.of("target/go-nri")).build("nriplugin");
+    goPlugin = new ProcessBuilder(goBinary.toString(), NRI_SOCKET.toString(), "goinject", "20")
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    assertThat(new BufferedReader(new InputStreamReader(goPlugin.getInputStream(), StandardCharsets.UTF_8)).readLine())
+        .isEqualTo("REGISTERED");
+    // in service once crigate has configured and synchronized them, which its log says
+    await("crigate hosting both plugins").atMost(Duration.ofSeconds(20))
+        .until(() -> crigate.process().logTail().contains("NRI plugin 10-inject (NRI v0.12.2) in service")
+            && crigate.process().logTail().contains("NRI plugin 20-goinject (NRI v0.12.2) in service"));
   }
 
   @AfterAll
   static void disconnect() throws IOException {
     if (plugin != null) {
       plugin.close();
+    }
+    if (goPlugin != null) {
+      goPlugin.destroy();
     }
     Files.deleteIfExists(NRI_SOCKET);
     Files.deleteIfExists(NRI_DIR);
@@ -97,28 +116,63 @@ class NriHostIT {
   @Test
   void aHostedNriPluginSetsEnvAndCpuLimitOfAContainerdPod() {
     RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
-    PodSandboxConfig pod = hostNetworkPod("nri-host-" + System.nanoTime(), crigate.workDir().resolve("pods"));
-    String podId = runtime.runPodSandbox(runPod(pod, "")).getPodSandboxId();
+    PodSandboxConfig pod = podFor("inject", "nri-host-");
+    Started started = runOnContainerd(runtime, pod);
+    String id = started.containerId();
     try {
-      crigate.cri().images().pullImage(pull(infra.baseImage(), pod, ""));
-      String id = runtime.createContainer(create(podId,
-          shellContainer("app", infra.baseImage(), "trap 'exit 0' TERM; while :; do sleep 1; done"), pod)).getContainerId();
-      runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
-
       assertThat(exec(runtime, id, "echo $NRI_INJECTED")).isEqualTo("by-" + pod.getMetadata().getName());
-      // cgroup v2 has cpu.max; v1 (this host) the CFS quota and period files
-      assertThat(exec(runtime, id, "cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo $(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) "
-          + "$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us)")).isEqualTo("150000 100000");
+      assertThat(exec(runtime, id, "echo \"[$GO_NRI_INJECTED]\"")).as("the Go plugin leaves pods it is not named by").isEqualTo("[]");
+      assertThat(exec(runtime, id, CFS_LIMIT)).isEqualTo("150000 100000");
     } finally {
-      runtime.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
-      runtime.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
+      remove(runtime, started);
     }
+  }
+
+  @Test
+  void aGoNriPluginSetsEnvAndCpuLimitOfAContainerdPod() {
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    PodSandboxConfig pod = podFor("goinject", "nri-go-");
+    Started started = runOnContainerd(runtime, pod);
+    String id = started.containerId();
+    try {
+      assertThat(exec(runtime, id, "echo $GO_NRI_INJECTED")).isEqualTo("by-" + pod.getMetadata().getName());
+      assertThat(exec(runtime, id, "echo \"[$NRI_INJECTED]\"")).as("the Java plugin leaves pods it is not named by").isEqualTo("[]");
+      assertThat(exec(runtime, id, CFS_LIMIT)).isEqualTo("50000 100000");
+    } finally {
+      remove(runtime, started);
+    }
+  }
+
+  /** cgroup v2 has cpu.max; v1 (this host) the CFS quota and period files. */
+  private static final String CFS_LIMIT = "cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo $(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) "
+      + "$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us)";
+
+  private static PodSandboxConfig podFor(String plugin, String prefix) {
+    return hostNetworkPod(prefix + System.nanoTime(), crigate.workDir().resolve("pods")).toBuilder()
+        .putAnnotations(SELECTOR, plugin).build();
+  }
+
+  record Started(String podId, String containerId) {}
+
+  /** A new pod on containerd with one started container. */
+  private static Started runOnContainerd(RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime, PodSandboxConfig pod) {
+    String podId = runtime.runPodSandbox(runPod(pod, "")).getPodSandboxId();
+    crigate.cri().images().pullImage(pull(infra.baseImage(), pod, ""));
+    String id = runtime.createContainer(create(podId,
+        shellContainer("app", infra.baseImage(), "trap 'exit 0' TERM; while :; do sleep 1; done"), pod)).getContainerId();
+    runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+    return new Started(podId, id);
+  }
+
+  private static void remove(RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime, Started started) {
+    runtime.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(started.podId()).build());
+    runtime.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(started.podId()).build());
   }
 
   @Test
   void theSamePluginSetsEnvAndCpusOfASlurmJob() throws Exception {
     RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
-    PodSandboxConfig pod = hostNetworkPod("nri-slurm-" + System.nanoTime(), crigate.workDir().resolve("pods"));
+    PodSandboxConfig pod = podFor("inject", "nri-slurm-");
     String podId = runtime.runPodSandbox(runPod(pod, "slurm")).getPodSandboxId();
     try {
       // the batch script exports the env (srun steps would see crigate's), so the job prints it

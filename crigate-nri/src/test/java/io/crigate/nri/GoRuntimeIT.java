@@ -12,10 +12,9 @@ import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginChain;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
+import io.crigate.testsupport.GoNriPeers;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -30,9 +29,6 @@ import org.junit.jupiter.api.io.TempDir;
  * come from crigate's adjustment engine.
  */
 class GoRuntimeIT {
-
-  static final Path DEBIAN_GOCODE = Path.of("/usr/share/gocode");
-  static final Path PROTO = Path.of("../crigate-api/src/main/proto/nri/v1alpha1/api.proto").toAbsolutePath().normalize();
 
   @TempDir
   Path dir;
@@ -66,7 +62,7 @@ class GoRuntimeIT {
 
   @Test
   void aGoRuntimeRegistersConfiguresSynchronizesAndCreatesThroughCrigatesPlugin() throws Exception {
-    Path runtime = build();
+    Path runtime = GoNriPeers.in(Path.of("target/go-nri")).build("nriruntime");
     Path socket = dir.resolve("nri.sock");
     Process go = new ProcessBuilder(runtime.toString(), socket.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(go.getInputStream(), UTF_8));
@@ -89,49 +85,6 @@ class GoRuntimeIT {
       assertThat(engine.synced).containsExactly("pod-0", "ctr-0");
     } finally {
       go.destroy();
-    }
-  }
-
-  /**
-   * Builds the generator from Debian's ttrpc sources, generates the NRI API for Go from
-   * crigate-api's proto, and builds {@code src/test/resources/gopath/src/nriruntime} against it.
-   */
-  private static synchronized Path build() throws IOException, InterruptedException {
-    Path out = Path.of("target/go-nri").toAbsolutePath();
-    Path binary = out.resolve("nriruntime");
-    if (Files.isExecutable(binary)) {
-      return binary;
-    }
-    if (!Files.isDirectory(DEBIAN_GOCODE.resolve("src/github.com/containerd/ttrpc/cmd/protoc-gen-gogottrpc"))) {
-      throw new IllegalStateException("containerd's Go ttrpc is missing: apt-get install golang-go protobuf-compiler "
-          + "golang-github-containerd-ttrpc-dev golang-gogoprotobuf-dev (scripts/infra/install-deps.sh)");
-    }
-    Path gopath = out.resolve("gopath");
-    Path api = Files.createDirectories(gopath.resolve("src/nriapi"));
-    Path generator = out.resolve("protoc-gen-gogottrpc");
-    go(out, "build", "-o", generator.toString(), "github.com/containerd/ttrpc/cmd/protoc-gen-gogottrpc");
-    run(out, List.of("protoc", "--plugin=protoc-gen-gogottrpc=" + generator, "-I", PROTO.getParent().toString(),
-        "--gogottrpc_out=plugins=ttrpc:" + api, PROTO.toString()));
-    go(out, "build", "-o", binary.toString(), "nriruntime");
-    return binary;
-  }
-
-  private static void go(Path out, String... args) throws IOException, InterruptedException {
-    List<String> command = new java.util.ArrayList<>(List.of("go"));
-    command.addAll(List.of(args));
-    run(out, command);
-  }
-
-  private static void run(Path out, List<String> command) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-    pb.environment().put("GO111MODULE", "off");
-    pb.environment().put("GOPATH", out.resolve("gopath") + ":" + Path.of("src/test/resources/gopath").toAbsolutePath()
-        + ":" + DEBIAN_GOCODE);
-    pb.environment().put("GOCACHE", out.resolve("cache").toString());
-    Process p = pb.start();
-    String log = new String(p.getInputStream().readAllBytes(), UTF_8);
-    if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " failed:\n" + log);
     }
   }
 }
