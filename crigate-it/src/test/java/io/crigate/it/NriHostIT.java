@@ -7,11 +7,14 @@ import static org.awaitility.Awaitility.await;
 import io.crigate.api.cri.v1.*;
 import io.crigate.api.nri.v1alpha1.Container;
 import io.crigate.api.nri.v1alpha1.ContainerAdjustment;
+import io.crigate.api.nri.v1alpha1.ContainerEviction;
+import io.crigate.api.nri.v1alpha1.ContainerUpdate;
 import io.crigate.api.nri.v1alpha1.CreateContainerResponse;
 import io.crigate.api.nri.v1alpha1.Event;
 import io.crigate.api.nri.v1alpha1.KeyValue;
 import io.crigate.api.nri.v1alpha1.LinuxCPU;
 import io.crigate.api.nri.v1alpha1.LinuxContainerAdjustment;
+import io.crigate.api.nri.v1alpha1.LinuxContainerUpdate;
 import io.crigate.api.nri.v1alpha1.LinuxResources;
 import io.crigate.api.nri.v1alpha1.OptionalInt64;
 import io.crigate.api.nri.v1alpha1.OptionalUInt64;
@@ -27,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,10 +68,14 @@ class NriHostIT {
           """.formatted(NRI_SOCKET, System.getenv("CRIGATE_SLURM_WORKDIR")));
 
   static final String SELECTOR = "crigate.test/nri-plugin";
+  static final String CPUSET = "crigate.test/cpuset";
   static NriPlugin plugin;
   static Process goPlugin;
 
-  /** A third-party style NRI plugin: 1.5 CPUs and an env var for every container of the pods naming it. */
+  /**
+   * A third-party style NRI plugin: an env var and 1.5 CPUs for every container of the pods naming it;
+   * a pod that also names a cpuset ({@value #CPUSET}) gets half a CPU of quota and that cpuset.
+   */
   static final class InjectPlugin implements NriHandler {
     @Override
     public Set<Event> events() {
@@ -79,11 +87,15 @@ class NriHostIT {
       if (!"inject".equals(pod.getAnnotationsMap().get(SELECTOR))) {
         return CreateContainerResponse.getDefaultInstance();
       }
+      LinuxCPU.Builder cpu = LinuxCPU.newBuilder().setQuota(OptionalInt64.newBuilder().setValue(150_000))
+          .setPeriod(OptionalUInt64.newBuilder().setValue(100_000));
+      String cpuset = pod.getAnnotationsMap().get(CPUSET);
+      if (cpuset != null) {
+        cpu.setQuota(OptionalInt64.newBuilder().setValue(50_000)).setCpus(cpuset);
+      }
       return CreateContainerResponse.newBuilder().setAdjust(ContainerAdjustment.newBuilder()
           .addEnv(KeyValue.newBuilder().setKey("NRI_INJECTED").setValue("by-" + pod.getName()))
-          .setLinux(LinuxContainerAdjustment.newBuilder().setResources(LinuxResources.newBuilder()
-              .setCpu(LinuxCPU.newBuilder().setQuota(OptionalInt64.newBuilder().setValue(150_000))
-                  .setPeriod(OptionalUInt64.newBuilder().setValue(100_000)))))).build();
+          .setLinux(LinuxContainerAdjustment.newBuilder().setResources(LinuxResources.newBuilder().setCpu(cpu)))).build();
     }
   }
 
@@ -143,6 +155,31 @@ class NriHostIT {
     }
   }
 
+  @Test
+  void anUnsolicitedUpdateFromAHostedPluginReachesTheContainersCgroupAndAnEvictionIsOnlyLogged() {
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    Started started = runOnContainerd(runtime, podFor("inject", "nri-update-"));
+    String id = started.containerId();
+    try {
+      assertThat(exec(runtime, id, CFS_LIMIT)).isEqualTo("150000 100000");
+      ContainerUpdate update = ContainerUpdate.newBuilder().setContainerId(id).setLinux(LinuxContainerUpdate.newBuilder()
+          .setResources(LinuxResources.newBuilder().setCpu(LinuxCPU.newBuilder()
+              .setQuota(OptionalInt64.newBuilder().setValue(250_000)).setPeriod(OptionalUInt64.newBuilder().setValue(100_000)))))
+          .build();
+      ContainerEviction eviction = ContainerEviction.newBuilder().setContainerId(id).setReason("test pressure").build();
+
+      assertThat(plugin.updateContainers(List.of(update), List.of(eviction))).as("failed updates").isEmpty();
+
+      assertThat(exec(runtime, id, CFS_LIMIT)).isEqualTo("250000 100000");
+      // crigate is not the kubelet: the eviction is logged, the container keeps running
+      assertThat(crigate.process().logTail()).contains("NRI plugin 10-inject asked to evict [" + id + " (test pressure)]");
+      assertThat(runtime.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(id).build()).getStatus().getState())
+          .isEqualTo(ContainerState.CONTAINER_RUNNING);
+    } finally {
+      remove(runtime, started);
+    }
+  }
+
   /** cgroup v2 has cpu.max; v1 (this host) the CFS quota and period files. */
   private static final String CFS_LIMIT = "cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo $(cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us) "
       + "$(cat /sys/fs/cgroup/cpu/cpu.cfs_period_us)";
@@ -172,7 +209,7 @@ class NriHostIT {
   @Test
   void theSamePluginSetsEnvAndCpusOfASlurmJob() throws Exception {
     RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
-    PodSandboxConfig pod = podFor("inject", "nri-slurm-");
+    PodSandboxConfig pod = podFor("inject", "nri-slurm-").toBuilder().putAnnotations(CPUSET, "0-1").build();
     String podId = runtime.runPodSandbox(runPod(pod, "slurm")).getPodSandboxId();
     try {
       // the batch script exports the env (srun steps would see crigate's), so the job prints it
@@ -185,7 +222,7 @@ class NriHostIT {
       Matcher printed = Pattern.compile("env=(\\S*) job=(\\d+)").matcher(Files.readString(log));
       assertThat(printed.find()).as(Files.readString(log)).isTrue();
       assertThat(printed.group(1)).isEqualTo("by-" + pod.getMetadata().getName());
-      // 150000/100000 of a CPU, rounded up to whole CPUs for Slurm
+      // half a CPU of quota is 1 CPU for Slurm, but the cpuset lists 2: the job asks for 2
       Process scontrol = new ProcessBuilder("scontrol", "show", "job", printed.group(2)).redirectErrorStream(true).start();
       String shown = new String(scontrol.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
       assertThat(scontrol.waitFor()).as(shown).isZero();

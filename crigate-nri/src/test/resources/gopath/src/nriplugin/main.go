@@ -81,7 +81,9 @@ func run(socket, name, idx string) error {
 	api.RegisterPluginService(server, p)
 	served := make(chan error, 1)
 	// serve before registering: the runtime configures the plugin as soon as it has registered
-	go func() { served <- server.Serve(context.Background(), nrimux.ListenOn(t.Conn(nrimux.PluginServiceConn))) }()
+	go func() {
+		served <- server.Serve(context.Background(), nrimux.ListenOn(t.Conn(nrimux.PluginServiceConn)))
+	}()
 	defer server.Close()
 	runtime := api.NewRuntimeClient(ttrpc.NewClient(t.Conn(nrimux.RuntimeServiceConn)))
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)

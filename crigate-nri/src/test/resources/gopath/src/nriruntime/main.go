@@ -3,7 +3,11 @@
 // protoc-gen-gogottrpc that golang-github-containerd-ttrpc-dev ships (package nriapi, generated
 // by the test).
 //
-//	nriruntime SOCKET          listen, accept one plugin, drive it, print what came back, exit
+//	nriruntime [-expect-update] SOCKET
+//	                           listen, accept one plugin, drive it, print what came back, exit; with
+//	                           -expect-update, first wait for one unsolicited UpdateContainers, print
+//	                           its updates and evictions, and answer the updates of containers other
+//	                           than ctr-0 and ctr-1 as failed
 //	nriruntime -launch PLUGIN  start PLUGIN as containerd starts a pre-installed plugin: one end of
 //	                           a socketpair as its fd 3 and only NRI_PLUGIN_NAME, NRI_PLUGIN_IDX and
 //	                           NRI_PLUGIN_SOCKET=3 in its environment; drive it over the other end,
@@ -15,6 +19,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"net"
 	"os"
@@ -30,14 +35,17 @@ import (
 )
 
 func main() {
+	launched := flag.String("launch", "", "start this plugin file as a pre-installed plugin")
+	expectUpdate := flag.Bool("expect-update", false, "wait for one unsolicited UpdateContainers")
+	flag.Parse()
 	var err error
 	switch {
-	case len(os.Args) == 3 && os.Args[1] == "-launch":
-		err = launch(os.Args[2])
-	case len(os.Args) == 2:
-		err = listen(os.Args[1])
+	case *launched != "" && flag.NArg() == 0:
+		err = launch(*launched)
+	case *launched == "" && flag.NArg() == 1:
+		err = listen(flag.Arg(0), *expectUpdate)
 	default:
-		fmt.Fprintln(os.Stderr, "usage: nriruntime SOCKET | nriruntime -launch PLUGIN")
+		fmt.Fprintln(os.Stderr, "usage: nriruntime [-expect-update] SOCKET | nriruntime -launch PLUGIN")
 		os.Exit(2)
 	}
 	if err != nil {
@@ -46,7 +54,10 @@ func main() {
 	}
 }
 
-type runtimeService struct{ registered chan *api.RegisterPluginRequest }
+type runtimeService struct {
+	registered chan *api.RegisterPluginRequest
+	updated    chan *api.UpdateContainersRequest
+}
 
 func (r *runtimeService) RegisterPlugin(ctx context.Context, req *api.RegisterPluginRequest) (*api.Empty, error) {
 	r.registered <- req
@@ -54,10 +65,17 @@ func (r *runtimeService) RegisterPlugin(ctx context.Context, req *api.RegisterPl
 }
 
 func (r *runtimeService) UpdateContainers(ctx context.Context, req *api.UpdateContainersRequest) (*api.UpdateContainersResponse, error) {
-	return &api.UpdateContainersResponse{}, nil
+	var failed []*api.ContainerUpdate
+	for _, u := range req.Update {
+		if u.ContainerId != "ctr-0" && u.ContainerId != "ctr-1" {
+			failed = append(failed, u)
+		}
+	}
+	r.updated <- req
+	return &api.UpdateContainersResponse{Failed: failed}, nil
 }
 
-func listen(socket string) error {
+func listen(socket string, expectUpdate bool) error {
 	l, err := net.Listen("unix", socket)
 	if err != nil {
 		return err
@@ -68,7 +86,27 @@ func listen(socket string) error {
 	if err != nil {
 		return err
 	}
-	return drive(nrimux.New(conn, nrimux.PluginServiceConn, nrimux.RuntimeServiceConn))
+	return drive(nrimux.New(conn, nrimux.PluginServiceConn, nrimux.RuntimeServiceConn), expectUpdate)
+}
+
+// awaitUpdate prints the first unsolicited UpdateContainers.
+func awaitUpdate(rs *runtimeService) error {
+	select {
+	case req := <-rs.updated:
+		for _, u := range req.Update {
+			shares := uint64(0)
+			if l := u.Linux; l != nil && l.Resources != nil && l.Resources.Cpu != nil && l.Resources.Cpu.Shares != nil {
+				shares = l.Resources.Cpu.Shares.Value
+			}
+			fmt.Printf("update %s shares=%d\n", u.ContainerId, shares)
+		}
+		for _, e := range req.Evict {
+			fmt.Printf("evict %s reason=%s\n", e.ContainerId, e.Reason)
+		}
+		return nil
+	case <-time.After(60 * time.Second):
+		return errors.New("no UpdateContainers within 60s")
+	}
 }
 
 // launch names the plugin as containerd does: the file is IDX-NAME.
@@ -100,7 +138,7 @@ func launch(path string) error {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	t := nrimux.New(conn, nrimux.PluginServiceConn, nrimux.RuntimeServiceConn)
-	if err := drive(t); err != nil {
+	if err := drive(t, false); err != nil {
 		cmd.Process.Kill()
 		return err
 	}
@@ -123,8 +161,8 @@ func launch(path string) error {
 	return nil
 }
 
-func drive(t *nrimux.Trunk) error {
-	rs := &runtimeService{registered: make(chan *api.RegisterPluginRequest, 1)}
+func drive(t *nrimux.Trunk, expectUpdate bool) error {
+	rs := &runtimeService{registered: make(chan *api.RegisterPluginRequest, 1), updated: make(chan *api.UpdateContainersRequest, 1)}
 	server, err := ttrpc.NewServer()
 	if err != nil {
 		return err
@@ -184,6 +222,9 @@ func drive(t *nrimux.Trunk) error {
 		if l := a.Linux; l != nil && l.Resources != nil && l.Resources.Cpu != nil && l.Resources.Cpu.Quota != nil {
 			fmt.Printf("cpu.quota %d\n", l.Resources.Cpu.Quota.Value)
 		}
+	}
+	if expectUpdate {
+		return awaitUpdate(rs)
 	}
 	return nil
 }
