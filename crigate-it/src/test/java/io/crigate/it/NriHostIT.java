@@ -127,29 +127,25 @@ class NriHostIT {
 
   @Test
   void aHostedNriPluginSetsEnvAndCpuLimitOfAContainerdPod() {
-    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
-    PodSandboxConfig pod = podFor("inject", "nri-host-");
-    Started started = runOnContainerd(runtime, pod);
-    String id = started.containerId();
-    try {
-      assertThat(exec(runtime, id, "echo $NRI_INJECTED")).isEqualTo("by-" + pod.getMetadata().getName());
-      assertThat(exec(runtime, id, "echo \"[$GO_NRI_INJECTED]\"")).as("the Go plugin leaves pods it is not named by").isEqualTo("[]");
-      assertThat(exec(runtime, id, CFS_LIMIT)).isEqualTo("150000 100000");
-    } finally {
-      remove(runtime, started);
-    }
+    assertOnlyThePluginNamedAdjusts("inject", "NRI_INJECTED", "GO_NRI_INJECTED", "150000 100000");
   }
 
   @Test
   void aGoNriPluginSetsEnvAndCpuLimitOfAContainerdPod() {
+    assertOnlyThePluginNamedAdjusts("goinject", "GO_NRI_INJECTED", "NRI_INJECTED", "50000 100000");
+  }
+
+  /** A pod naming {@code plugin} has that plugin's env var and CFS limit, and not the other plugin's env var. */
+  private static void assertOnlyThePluginNamedAdjusts(String plugin, String env, String otherEnv, String cfsLimit) {
     RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
-    PodSandboxConfig pod = podFor("goinject", "nri-go-");
+    PodSandboxConfig pod = podFor(plugin, "nri-" + plugin + "-");
     Started started = runOnContainerd(runtime, pod);
     String id = started.containerId();
     try {
-      assertThat(exec(runtime, id, "echo $GO_NRI_INJECTED")).isEqualTo("by-" + pod.getMetadata().getName());
-      assertThat(exec(runtime, id, "echo \"[$NRI_INJECTED]\"")).as("the Java plugin leaves pods it is not named by").isEqualTo("[]");
-      assertThat(exec(runtime, id, CFS_LIMIT)).isEqualTo("50000 100000");
+      assertThat(exec(runtime, id, "echo $" + env)).isEqualTo("by-" + pod.getMetadata().getName());
+      assertThat(exec(runtime, id, "echo \"[$" + otherEnv + "]\"")).as("a plugin leaves the pods it is not named by")
+          .isEqualTo("[]");
+      assertThat(exec(runtime, id, CFS_LIMIT)).isEqualTo(cfsLimit);
     } finally {
       remove(runtime, started);
     }

@@ -14,20 +14,15 @@ import java.util.concurrent.TimeUnit;
  * side; {@code nriplugin}, a third-party plugin), built in GOPATH mode from Debian's packages:
  * containerd's Go ttrpc and the NRI API generated for Go from crigate-api's own proto by the
  * {@code protoc-gen-gogottrpc} in that package's sources. containerd/nri itself is not packaged.
+ *
+ * @param repository the crigate checkout
+ * @param out where the generator, the generated API and the binaries go (a module's target dir)
  */
-public final class GoNriPeers {
+public record GoNriPeers(Path repository, Path out) {
 
   private static final Path DEBIAN_GOCODE = Path.of("/usr/share/gocode");
 
-  private final Path repository;
-  private final Path out;
-
-  private GoNriPeers(Path repository, Path out) {
-    this.repository = repository;
-    this.out = out;
-  }
-
-  /** @param out where the generator, the generated API and the binaries go (a module's target dir) */
+  /** The peers of the checkout above the working directory, built into {@code out}. */
   public static GoNriPeers in(Path out) {
     return new GoNriPeers(repositoryRoot(), out.toAbsolutePath());
   }
@@ -38,7 +33,7 @@ public final class GoNriPeers {
    *
    * @return the executable
    */
-  public synchronized Path build(String program) throws IOException, InterruptedException {
+  public Path build(String program) throws IOException, InterruptedException {
     Path binary = out.resolve(program);
     if (!Files.isDirectory(DEBIAN_GOCODE.resolve("src/github.com/containerd/ttrpc/cmd/protoc-gen-gogottrpc"))) {
       throw new IllegalStateException("containerd's Go ttrpc is missing: apt-get install golang-go protobuf-compiler "
