@@ -18,8 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
  * start {@code /opt/nri/plugins/IDX-NAME}: a Go runtime (containerd's Go ttrpc) creates a socketpair,
  * starts the plugin file with one end as its fd 3 and nothing in its environment but
  * {@code NRI_PLUGIN_NAME}, {@code NRI_PLUGIN_IDX} and {@code NRI_PLUGIN_SOCKET=3}, and drives it over
- * the other end through Register, Configure, a two-part Synchronize and CreateContainer. The plugin
- * file is a wrapper that passes crigate its configuration, since a runtime passes no arguments.
+ * the other end through Register, Configure, a two-part Synchronize, CreateContainer and
+ * UpdatePodSandbox. The plugin file is a wrapper that passes crigate its configuration, since a
+ * runtime passes no arguments.
  */
 class NriLaunchedPluginIT {
 
@@ -49,15 +50,16 @@ class NriLaunchedPluginIT {
     assertThat(go.exitValue()).as(out + log).isZero();
 
     List<String> lines = out.lines().toList();
-    assertThat(lines).as(log).hasSize(6);
+    assertThat(lines).as(log).hasSize(7);
     assertThat(lines.get(0)).isEqualTo("registered 42-gpuhooks nri=v0.12.2");
     int mask = Integer.parseInt(lines.get(1).substring("events ".length()));
     assertThat(mask & (1 << (Event.CREATE_CONTAINER_VALUE - 1))).as("CreateContainer subscribed, mask " + mask).isNotZero();
     // the GPU hook turns the pod's koordinator allocation (minor 1) into NVIDIA_VISIBLE_DEVICES
-    assertThat(lines.subList(2, 6)).containsExactly(
+    assertThat(lines.subList(2, 7)).containsExactly(
         "sync-part more=true updates=0",
         "sync-done updates=0",
         "env NVIDIA_VISIBLE_DEVICES=1",
+        "update-pod-sandbox answered",
         // the runtime closed the connection: a launched plugin exits rather than reconnect
         "plugin exited 0");
   }

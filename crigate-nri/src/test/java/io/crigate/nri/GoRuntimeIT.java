@@ -30,8 +30,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * crigate's plugin mode driven by a Go "runtime": containerd's Go ttrpc with the NRI API generated
  * for Go from crigate's own proto by the protoc-gen-gogottrpc Debian ships. The Go side registers
- * the plugin, configures it, synchronizes it in two parts and asks CreateContainer; the answers
- * come from crigate's adjustment engine. Then the plugin sends unsolicited updates and an eviction,
+ * the plugin, configures it, synchronizes it in two parts, asks CreateContainer (the answers come
+ * from crigate's adjustment engine) and sends v0.12.2's UpdatePodSandbox. Then the plugin sends unsolicited updates and an eviction,
  * and gets back the update the Go side could not apply.
  */
 class GoRuntimeIT {
@@ -80,7 +80,7 @@ class GoRuntimeIT {
       int mask = (1 << (io.crigate.api.nri.v1alpha1.Event.CREATE_CONTAINER_VALUE - 1))
           | (1 << (io.crigate.api.nri.v1alpha1.Event.REMOVE_CONTAINER_VALUE - 1));
       List<String> driven = new ArrayList<>();
-      for (int i = 0; i < 6; i++) {
+      for (int i = 0; i < 7; i++) {
         driven.add(out.readLine());
       }
       assertThat(driven).containsExactly(
@@ -89,7 +89,8 @@ class GoRuntimeIT {
           "sync-part more=true updates=0",
           "sync-done updates=0",
           "env FROM_JAVA=web/app",
-          "cpu.quota 25000");
+          "cpu.quota 25000",
+          "update-pod-sandbox answered");
       assertThat(engine.synced).containsExactly("pod-0", "ctr-0");
 
       // unsolicited updates and an eviction, on the wire as containerd's Go code reads them

@@ -13,7 +13,7 @@
 //	                           NRI_PLUGIN_SOCKET=3 in its environment; drive it over the other end,
 //	                           then close the connection and report how the plugin exited
 //
-// Driving is Register, Configure, a two-part Synchronize and CreateContainer.
+// Driving is Register, Configure, a two-part Synchronize, CreateContainer and UpdatePodSandbox.
 package main
 
 import (
@@ -223,6 +223,13 @@ func drive(t *nrimux.Trunk, expectUpdate bool) error {
 			fmt.Printf("cpu.quota %d\n", l.Resources.Cpu.Quota.Value)
 		}
 	}
+	// v0.12.2's pod resource update: crigate's engine has no such event, but the plugin must still answer it
+	if _, err := plugin.UpdatePodSandbox(ctx, &api.UpdatePodSandboxRequest{
+		Pod:            &api.PodSandbox{Id: "pod-1", Name: "web", Namespace: "default"},
+		LinuxResources: &api.LinuxResources{Cpu: &api.LinuxCPU{Shares: &api.OptionalUInt64{Value: 2048}}}}); err != nil {
+		return fmt.Errorf("update pod sandbox: %w", err)
+	}
+	fmt.Println("update-pod-sandbox answered")
 	if expectUpdate {
 		return awaitUpdate(rs)
 	}
