@@ -115,9 +115,9 @@ class DeployFilesTest {
    * that exists here, since verify checks it.
    */
   @Test
-  void theSystemdUnitIsValidHardenedAndWaitsForTheSocket(@TempDir Path dir) throws Exception {
+  void theSystemdUnitIsValidHardenedAndWaitsForReadiness(@TempDir Path dir) throws Exception {
     String unit = Files.readString(ROOT.resolve("deploy/systemd/crigate.service"));
-    assertThat(unit).contains("ExecStartPost=").contains("[ -S /run/crigate/crigate.sock ]")
+    assertThat(unit).contains("Type=notify").contains("NotifyAccess=main").doesNotContain("ExecStartPost=")
         .contains("ExecReload=/bin/kill -HUP $MAINPID").contains("Before=kubelet.service");
     Path copy = dir.resolve("crigate.service");
     Files.writeString(copy, unit.replace("/opt/crigate/bin/crigate", "/bin/true"));
