@@ -189,12 +189,10 @@ class SlurmBackendIT {
   @Test
   void crashBetweenSubmitAndPersistIsReconciledByJobName() throws Exception {
     Path state = tmp.resolve("crash-state");
-    SlurmBackend first = backend(settings(SlurmCluster.Transport.LOCAL), state);
+    SlurmBackend first = SlurmCluster.crashingAfterSubmit(settings(SlurmCluster.Transport.LOCAL), state);
+    backends.add(first);
     String[] ids = create(first, pod("crash", tmp.resolve("logs"), Map.of()),
         container("main", List.of("/bin/sh", "-c", "sleep 2; echo survived"), Map.of()));
-    first.afterSubmit = () -> {
-      throw new IllegalStateException("simulated crash after sbatch");
-    };
     assertThatThrownBy(() -> start(first, ids[1])).hasMessageContaining("simulated crash");
     first.close();
 
@@ -219,12 +217,10 @@ class SlurmBackendIT {
   @Test
   void aSubmissionSlurmNoLongerKnowsIsReportedUnknownAndNeverSubmittedAgain() throws Exception {
     Path state = tmp.resolve("lost-state");
-    SlurmBackend first = backend(settings(SlurmCluster.Transport.LOCAL), state);
+    SlurmBackend first = SlurmCluster.crashingAfterSubmit(settings(SlurmCluster.Transport.LOCAL), state);
+    backends.add(first);
     String[] ids = create(first, pod("lost", tmp.resolve("logs"), Map.of()),
         container("main", List.of("sleep", "300"), Map.of()));
-    first.afterSubmit = () -> {
-      throw new IllegalStateException("simulated crash after sbatch");
-    };
     assertThatThrownBy(() -> start(first, ids[1])).hasMessageContaining("simulated crash");
     first.close();
     List<String> submitted = jobsNamed(SlurmClient.NAME_PREFIX + ids[1]);
@@ -280,6 +276,24 @@ class SlurmBackendIT {
         .anyMatch(line -> line.endsWith(" stderr F after-err"))
         .noneMatch(line -> line.contains("before"));
     assertThat(Files.readAllLines(rotated)).hasSize(1).allMatch(line -> line.endsWith(" stdout F before"));
+  }
+
+  /**
+   * slurmrestd answers a request without a usable token with HTTP 401: a refusal of the identity,
+   * which retrying will not cure, so PERMISSION_DENIED, and nothing is left marked as submitted.
+   */
+  @Test
+  void aTokenSlurmrestdRefusesIsPermissionDenied() throws Exception {
+    com.fasterxml.jackson.databind.node.ObjectNode settings = settings(SlurmCluster.Transport.REST);
+    Path emptyToken = Files.writeString(tmp.resolve("empty.token"), "\n");
+    ((com.fasterxml.jackson.databind.node.ObjectNode) settings.get("rest")).put("tokenFile", emptyToken.toString());
+    SlurmBackend backend = backend(settings, tmp.resolve("state"));
+    String[] ids = create(backend, pod("refused", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("true"), Map.of()));
+
+    assertThatThrownBy(() -> start(backend, ids[1])).isInstanceOf(CrigateException.PermissionDenied.class)
+        .hasMessageContaining("refused the token").hasMessageContaining("HTTP 401");
+    assertThat(status(backend, ids[1]).getState()).isEqualTo(ContainerState.CONTAINER_CREATED);
   }
 
   @Test
