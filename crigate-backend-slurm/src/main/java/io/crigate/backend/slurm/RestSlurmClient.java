@@ -201,10 +201,10 @@ final class RestSlurmClient implements SlurmClient {
   /** Read per call from the token file when one is configured, so an operator can rotate it. */
   private String token() {
     if (settings.tokenFile() == null) {
-      return settings.token();
+      return SlurmToken.usable(settings.token(), settings.user(), Instant.now());
     }
     try {
-      return Files.readString(Path.of(settings.tokenFile())).strip();
+      return SlurmToken.usable(Files.readString(Path.of(settings.tokenFile())).strip(), settings.user(), Instant.now());
     } catch (IOException e) {
       throw new CrigateException.Unavailable("cannot read slurmrestd token file %s: %s"
           .formatted(settings.tokenFile(), e.getMessage()), e);

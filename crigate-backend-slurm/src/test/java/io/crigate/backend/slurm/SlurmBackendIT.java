@@ -3,6 +3,7 @@ package io.crigate.backend.slurm;
 import static io.crigate.backend.slurm.SlurmCluster.*;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import io.crigate.api.cri.v1.*;
@@ -279,20 +280,27 @@ class SlurmBackendIT {
   }
 
   /**
-   * slurmrestd answers a request without a usable token with HTTP 401: a refusal of the identity,
-   * which retrying will not cure, so PERMISSION_DENIED, and nothing is left marked as submitted.
+   * slurmrestd 22.05 answers a token slurmctld refuses with HTTP 500 and an outage's error; an
+   * expired token, the usual refusal, is recognised before the call: PERMISSION_DENIED, and nothing
+   * is left marked as submitted.
    */
   @Test
-  void aTokenSlurmrestdRefusesIsPermissionDenied() throws Exception {
+  void anExpiredSlurmrestdTokenIsPermissionDenied() throws Exception {
+    String issued = new String(new ProcessBuilder("scontrol", "token", "username=" + env("CRIGATE_SLURM_JWT_USER"),
+        "lifespan=1").start().getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    String jwt = issued.substring(issued.indexOf('=') + 1);
+    Path token = Files.writeString(tmp.resolve("expired.token"), jwt);
     com.fasterxml.jackson.databind.node.ObjectNode settings = settings(SlurmCluster.Transport.REST);
-    Path emptyToken = Files.writeString(tmp.resolve("empty.token"), "\n");
-    ((com.fasterxml.jackson.databind.node.ObjectNode) settings.get("rest")).put("tokenFile", emptyToken.toString());
+    ((com.fasterxml.jackson.databind.node.ObjectNode) settings.get("rest")).put("tokenFile", token.toString());
     SlurmBackend backend = backend(settings, tmp.resolve("state"));
     String[] ids = create(backend, pod("refused", tmp.resolve("logs"), Map.of()),
         container("main", List.of("true"), Map.of()));
+    // lifespan=1: wait until the token's own exp claim has passed
+    await().atMost(JOB_TIMEOUT).until(() ->
+        catchThrowable(() -> SlurmToken.usable(jwt, "it", java.time.Instant.now())) != null);
 
     assertThatThrownBy(() -> start(backend, ids[1])).isInstanceOf(CrigateException.PermissionDenied.class)
-        .hasMessageContaining("refused the token").hasMessageContaining("HTTP 401");
+        .hasMessageContaining("expired at");
     assertThat(status(backend, ids[1]).getState()).isEqualTo(ContainerState.CONTAINER_CREATED);
   }
 

@@ -11,6 +11,7 @@ import io.crigate.spi.CrigateException;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,22 +19,30 @@ import org.junit.jupiter.api.io.TempDir;
 class SubmissionsTest {
 
   @TempDir Path tmp;
-  private FakeSlurmBackends backends;
+  private FakeSlurmBackends fake;
+  private SlurmBackend backend;
 
-  private FakeSlurmBackends backends() {
-    backends = new FakeSlurmBackends(tmp);
-    return backends;
+  @BeforeEach
+  void open() {
+    fake = new FakeSlurmBackends(tmp);
+    backend = fake.open();
   }
 
   @AfterEach
   void close() {
-    backends.close();
+    fake.close();
+  }
+
+  /** A container whose first StartContainer meets {@code sbatch}, and fails with {@code kind}; returns its id. */
+  private String failedStart(String name, FakeSlurm.Submit sbatch, Class<? extends Throwable> kind) {
+    String id = fake.create(backend, name, List.of("true"))[1];
+    fake.slurm.nextSubmit(sbatch);
+    assertThatThrownBy(() -> start(backend, id)).isInstanceOf(kind);
+    return id;
   }
 
   @Test
   void startSubmitsTheJobOnceAndReportsItRunningWhileQueued() {
-    FakeSlurmBackends fake = backends();
-    SlurmBackend backend = fake.open();
     String id = fake.create(backend, "once", List.of("true"))[1];
     assertThat(status(backend, id).getState()).isEqualTo(ContainerState.CONTAINER_CREATED);
     assertThat(fake.slurm.submitted()).isEmpty();
@@ -55,12 +64,7 @@ class SubmissionsTest {
 
   @Test
   void aJobSbatchRefusedLeavesTheContainerCreatedAndStartableAgain() {
-    FakeSlurmBackends fake = backends();
-    SlurmBackend backend = fake.open();
-    String id = fake.create(backend, "refused", List.of("true"))[1];
-    fake.slurm.nextSubmit(FakeSlurm.Submit.REJECT);
-
-    assertThatThrownBy(() -> start(backend, id)).isInstanceOf(CrigateException.InvalidArgument.class);
+    String id = failedStart("refused", FakeSlurm.Submit.REJECT, CrigateException.InvalidArgument.class);
     assertThat(status(backend, id).getState()).isEqualTo(ContainerState.CONTAINER_CREATED);
 
     start(backend, id);
@@ -70,12 +74,8 @@ class SubmissionsTest {
 
   @Test
   void aConnectionLostAfterSlurmAcceptedTheJobAdoptsItInsteadOfSubmittingAgain() {
-    FakeSlurmBackends fake = backends();
-    SlurmBackend backend = fake.open();
-    String id = fake.create(backend, "adopt", List.of("true"))[1];
-    fake.slurm.nextSubmit(FakeSlurm.Submit.LOST_AFTER);
+    String id = failedStart("adopt", FakeSlurm.Submit.LOST_AFTER, CrigateException.Unavailable.class);
 
-    assertThatThrownBy(() -> start(backend, id)).isInstanceOf(CrigateException.Unavailable.class);
     // the job may exist: CREATED would make the kubelet start it again
     assertThat(status(backend, id).getState()).isEqualTo(ContainerState.CONTAINER_RUNNING);
     assertThatThrownBy(() -> start(backend, id)).isInstanceOf(CrigateException.FailedPrecondition.class)
@@ -89,12 +89,7 @@ class SubmissionsTest {
 
   @Test
   void aConnectionLostBeforeSlurmSawTheJobEndsTheContainerUnknownAndNeverSubmitsIt() {
-    FakeSlurmBackends fake = backends();
-    SlurmBackend backend = fake.open();
-    String id = fake.create(backend, "lost", List.of("true"))[1];
-    fake.slurm.nextSubmit(FakeSlurm.Submit.LOST_BEFORE);
-
-    assertThatThrownBy(() -> start(backend, id)).isInstanceOf(CrigateException.Unavailable.class);
+    String id = failedStart("lost", FakeSlurm.Submit.LOST_BEFORE, CrigateException.Unavailable.class);
 
     ContainerStatus lost = status(backend, id);
     assertThat(lost.getState()).isEqualTo(ContainerState.CONTAINER_EXITED);
@@ -107,11 +102,7 @@ class SubmissionsTest {
 
   @Test
   void anUnreachableClusterDuringTheLookupKeepsTheMarkerForTheNextAttempt() {
-    FakeSlurmBackends fake = backends();
-    SlurmBackend backend = fake.open();
-    String id = fake.create(backend, "retry", List.of("true"))[1];
-    fake.slurm.nextSubmit(FakeSlurm.Submit.LOST_AFTER);
-    assertThatThrownBy(() -> start(backend, id)).isInstanceOf(CrigateException.Unavailable.class);
+    String id = failedStart("retry", FakeSlurm.Submit.LOST_AFTER, CrigateException.Unavailable.class);
 
     fake.slurm.unreachable(true);
     assertThatThrownBy(() -> status(backend, id)).isInstanceOf(CrigateException.Unavailable.class);
