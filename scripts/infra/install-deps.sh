@@ -6,6 +6,8 @@ packages=(containerd runc docker-registry umoci skopeo busybox-static curl)
 packages+=(iproute2 procps)
 # htpasswd, for the registry client's basic-auth test against a real registry
 packages+=(apache2-utils)
+# the proxy benchmark's floor: a plain byte relay between client and containerd (scripts/bench-proxy.sh)
+packages+=(socat)
 # Slurm single node with accounting, slurmrestd and sshd (scripts/infra/slurm-up.sh)
 packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd slurm-wlm-jwt-plugin mariadb-server openssh-server openssh-client)
 # the slurm backend's podman image runner, run for real by PodmanRunnerIT

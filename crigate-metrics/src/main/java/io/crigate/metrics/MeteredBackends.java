@@ -15,6 +15,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
@@ -121,11 +122,11 @@ public final class MeteredBackends {
     }
 
     @Override
-    public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request) {
+    public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request, Optional<Duration> timeout) {
       long start = System.nanoTime();
       DistributionDataPoint point = byMethod.computeIfAbsent(method,
           m -> latency.labelValues(name, m.getBareMethodName()));
-      return calls.call(method, request).whenComplete((reply, failure) -> {
+      return calls.call(method, request, timeout).whenComplete((reply, failure) -> {
         point.observe((System.nanoTime() - start) / 1e9);
         up.labelValues(name).set(failure != null && unavailable(failure) ? 0 : 1);
       });

@@ -22,6 +22,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -39,7 +40,7 @@ class MeteredBackendsTest {
   private final class Remote implements AsyncCalls {
     @Override
     @SuppressWarnings("unchecked")
-    public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request) {
+    public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request, Optional<Duration> timeout) {
       if (down.get()) {
         return CompletableFuture.failedFuture(Status.UNAVAILABLE.withDescription("refused").asRuntimeException());
       }
@@ -85,15 +86,15 @@ class MeteredBackendsTest {
 
     backend.version(VersionRequest.getDefaultInstance());
     AsyncCalls async = backend.async().orElseThrow();
-    async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance()).toCompletableFuture().join();
-    async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance()).toCompletableFuture().join();
+    async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance(), Optional.empty()).toCompletableFuture().join();
+    async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance(), Optional.empty()).toCompletableFuture().join();
 
     assertThat(calls("Version")).isEqualTo(1);
     assertThat(calls("Status")).as("the fast path is measured too").isEqualTo(2);
     assertThat(up()).isEqualTo(1);
 
     down.set(true);
-    assertThatThrownBy(() -> async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance())
+    assertThatThrownBy(() -> async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance(), Optional.empty())
         .toCompletableFuture().join()).hasRootCauseMessage("UNAVAILABLE: refused");
     assertThat(up()).as("a remote runtime's UNAVAILABLE").isEqualTo(0);
     assertThat(calls("Status")).isEqualTo(3);
