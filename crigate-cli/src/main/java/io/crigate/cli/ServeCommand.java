@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -95,14 +96,18 @@ final class ServeCommand implements Callable<Integer> {
       PrometheusRegistry registry = new PrometheusRegistry();
       Map<String, BackendFactory> factories = Backends.factories();
       List<ServerInterceptor> interceptors = List.of();
+      LongConsumer ownershipWrites = nanos -> {};
       if (metrics.enabled()) {
         // Only when enabled: without metrics the fast path carries no interceptor and no proxy at all.
-        factories = new MeteredBackends(registry).wrap(factories);
+        MeteredBackends metered = new MeteredBackends(registry);
+        factories = metered.wrap(factories);
+        ownershipWrites = metered.ownershipWrites();
         interceptors = List.of(new RpcMetrics(registry));
         metricsServer = MetricsServer.start(metrics, registry, serving::get);
       }
       gateway = Gateway.start(gatewayConfig, factories, new Gateway.Extensions(
-          LayerAwareImages.factory(gatewayConfig.images()), AdjustmentPluginsConfig.of(gatewayConfig), streams, registry, interceptors));
+          LayerAwareImages.factory(gatewayConfig.images()), AdjustmentPluginsConfig.of(gatewayConfig), streams, registry, interceptors,
+          ownershipWrites));
       serving.set(true);
     } catch (CrigateException.InvalidArgument e) {
       err.println("crigate serve: " + e.getMessage());

@@ -108,6 +108,22 @@ class MeteredBackendsTest {
     assertThat(up()).as("crigate's own Unavailable").isEqualTo(0);
   }
 
+  @Test
+  void theGatewaysOwnWritesShareTheWriteHistogramUnderTheirOwnStore() {
+    MeteredBackends metered = new MeteredBackends(registry);
+
+    metered.ownershipWrites().accept(2_000_000);
+    metered.ownershipWrites().accept(4_000_000);
+
+    HistogramSnapshot.HistogramDataPointSnapshot writes = registry.scrape().stream()
+        .filter(s -> s.getMetadata().getName().equals("crigate_db_write_duration_seconds"))
+        .map(HistogramSnapshot.class::cast).flatMap(s -> s.getDataPoints().stream())
+        .filter(p -> p.getLabels().equals(Labels.of("store", MeteredBackends.GATEWAY_STORE)))
+        .findFirst().orElseThrow();
+    assertThat(writes.getCount()).isEqualTo(2);
+    assertThat(writes.getSum()).isCloseTo(0.006, org.assertj.core.data.Offset.offset(1e-9));
+  }
+
   private long calls(String method) {
     return registry.scrape().stream()
         .filter(s -> s.getMetadata().getName().equals("crigate_backend_request_duration_seconds"))
