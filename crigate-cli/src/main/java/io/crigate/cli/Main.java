@@ -14,7 +14,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(SeedServe.execute(commandLine(), args, System.getenv()));
   }
 
   /** The full command tree; tests execute it without exiting the JVM. */

@@ -1,5 +1,7 @@
 package io.crigate.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.core.Gateway;
 import io.crigate.core.config.ConfigFlags;
 import io.crigate.core.config.ConfigLoader;
@@ -45,6 +47,9 @@ final class ServeCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  /** Settings translated from a multi-cri or CRI Resource Manager command line ({@link SeedServe}). */
+  ObjectNode translated = JsonNodeFactory.instance.objectNode();
+
   @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file; flags override its values.")
   String config;
 
@@ -86,7 +91,7 @@ final class ServeCommand implements Callable<Integer> {
     AtomicBoolean serving = new AtomicBoolean();
     Logging logging;
     try {
-      gatewayConfig = ConfigLoader.load(flags());
+      gatewayConfig = ConfigLoader.load(flags(), translated);
       logging = Logging.parse(gatewayConfig.logLevel(), gatewayConfig.logging());
       logging.apply(null);
       MetricsSettings metrics = MetricsSettings.parse(gatewayConfig.metrics());
@@ -148,7 +153,7 @@ final class ServeCommand implements Callable<Integer> {
     org.slf4j.Logger log = LoggerFactory.getLogger(ServeCommand.class);
     Signal.handle(new Signal("HUP"), signal -> {
       try {
-        GatewayConfig reread = ConfigLoader.load(flags());
+        GatewayConfig reread = ConfigLoader.load(flags(), translated);
         Logging next = Logging.parse(reread.logLevel(), reread.logging());
         next.apply(current.getAndSet(next));
         log.info("SIGHUP: log levels now root={} {}", next.root(), next.levels());
