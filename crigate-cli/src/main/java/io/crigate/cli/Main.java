@@ -31,6 +31,7 @@ public final class Main {
     cli.addSubcommand(new InterlinkApiCommand());
     cli.addSubcommand(new VirtualNodeCommand());
     cli.addSubcommand(new HooksReconcilerCommand());
+    cli.addSubcommand(new MigrateCommand());
     cli.setParameterExceptionHandler(Main::usageError);
     return cli;
   }

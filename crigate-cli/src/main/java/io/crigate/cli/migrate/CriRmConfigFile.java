@@ -84,7 +84,7 @@ final class CriRmConfigFile {
       }
       case "dump" -> value.properties().forEach(e -> {
         switch (e.getKey().toLowerCase(Locale.ROOT)) {
-          case "config" -> t.map("dump." + e.getKey(), "dump.rules", e.getValue().asText());
+          case "config" -> t.dump("dump." + e.getKey(), e.getValue().asText());
           case "file" -> t.map("dump." + e.getKey(), "dump.file", e.getValue().asText());
           default -> t.findings.refused("dump." + e.getKey(), "crigate's dump has rules, file, format and redactEnv");
         }
@@ -119,7 +119,7 @@ final class CriRmConfigFile {
       String name = parts[0].replaceFirst("^-+", "");
       String value = parts.length > 1 ? parts[1].strip() : null;
       switch (name) {
-        case "dump" -> t.map(name, "dump.rules", value);
+        case "dump" -> t.dump(name, value == null ? "" : value);
         case "dump-file" -> t.map(name, "dump.file", value);
         default -> {
           SeedFlag flag = SeedArguments.FLAGS.get(name);

@@ -13,6 +13,9 @@ import java.util.Locale;
  */
 final class CriRmFlags {
 
+  /** Where CRI Resource Manager relays to when --runtime-socket is not given: dockershim. */
+  static final String DEFAULT_RUNTIME_SOCKET = "/var/run/dockershim.sock";
+
   private CriRmFlags() {}
 
   static List<SeedFlag> all() {
@@ -90,7 +93,8 @@ final class CriRmFlags {
     return out;
   }
 
-  private static void runtime(String flag, String socket, Translation t) {
+  static void runtime(String flag, String socket, Translation t) {
+    t.runtimeGiven = true;
     ObjectNode backend = JsonNodeFactory.instance.objectNode();
     backend.put("name", "default");
     backend.put("type", "cri");

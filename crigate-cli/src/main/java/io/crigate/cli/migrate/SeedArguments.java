@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 public final class SeedArguments {
 
   static final Map<String, SeedFlag> FLAGS = catalogue();
-  private static final List<String> SHARED_NATIVE = List.of("dump", "dump-file", "remote-runtime-endpoints");
+  private static final List<String> SHARED_NATIVE = List.of("dump-file", "remote-runtime-endpoints");
 
   private SeedArguments() {}
 
@@ -37,6 +37,11 @@ public final class SeedArguments {
     if (t.multiCri) {
       MultiCriFlags.addAdapter(t);
     }
+    boolean crigateBackends = t.crigateArgs.stream()
+        .anyMatch(a -> a.startsWith("--remote-runtime-endpoints") || a.startsWith("--config"));
+    if (t.criRm && !t.runtimeGiven && !crigateBackends) {
+      CriRmFlags.runtime("--runtime-socket (CRI Resource Manager's default)", CriRmFlags.DEFAULT_RUNTIME_SOCKET, t);
+    }
     return new SeedCommandLine(t.replacementCommand == null ? List.copyOf(t.crigateArgs) : t.replacementCommand,
         t.replacementCommand != null, t.settings, t.findings.all());
   }
@@ -54,6 +59,11 @@ public final class SeedArguments {
     String inline = eq < 0 ? null : body.substring(eq + 1);
     if (name.equals("config")) {
       return config(args, i, inline, t);
+    }
+    if (name.equals("dump")) {
+      String value = inline != null ? inline : i + 1 < args.size() ? args.get(i + 1) : "";
+      t.dump(arg.substring(0, arg.length() - (inline == null ? 0 : inline.length() + 1)), value);
+      return inline != null ? i : i + 1;
     }
     if (SHARED_NATIVE.contains(name) && !arg.startsWith("--")) {
       t.crigateArgs.add("--" + body); // Go's single-dash spelling of a flag crigate has too
@@ -74,6 +84,7 @@ public final class SeedArguments {
       value = args.get(++last);
     }
     t.multiCri |= flag.multiCriOnly();
+    t.criRm |= flag.seed().equals(SeedFlag.CRI_RM);
     apply(flag, arg.substring(0, arg.length() - (inline == null ? 0 : inline.length() + 1)), value, t);
     return last;
   }

@@ -22,6 +22,11 @@ final class Translation {
   /** Set when a multi-cri-only flag was seen: multi-cri always runs an adapter (slurm by default). */
   boolean multiCri;
   String adapter = "slurm";
+  /** Set when a CRI Resource Manager flag was seen, and whether it named the runtime to relay to. */
+  boolean criRm;
+  boolean runtimeGiven;
+  /** Every dump specification seen, in order: CRI Resource Manager adds up repeated -dump options. */
+  final List<String> dumpSpecs = new ArrayList<>();
   /** A seed flag that replaces the command, e.g. {@code --list-policies}. */
   List<String> replacementCommand;
 
@@ -42,6 +47,25 @@ final class Translation {
 
   void map(String seedSetting, String path, String value) {
     map(seedSetting, path, JsonNodeFactory.instance.textNode(value));
+  }
+
+  /**
+   * Adds one dump specification. CRI Resource Manager's {@code debug} entry (copy dumps into the debug
+   * log) is dropped with a warning: crigate's dump always has a file of its own.
+   */
+  void dump(String setting, String spec) {
+    List<String> kept = new ArrayList<>();
+    for (String entry : spec.split(",")) {
+      if (entry.strip().equalsIgnoreCase("debug")) {
+        findings.ignored(setting + " debug", "crigate writes dumps to their own file (--dump-file), never into the debug log");
+      } else {
+        kept.add(entry);
+      }
+    }
+    dumpSpecs.add(String.join(",", kept));
+    ObjectNode dump = settings.get("dump") instanceof ObjectNode existing ? existing : settings.putObject("dump");
+    dump.put("rules", String.join(",", dumpSpecs));
+    findings.mapped(setting, "dump.rules: " + String.join(",", dumpSpecs));
   }
 
   /** Lays a translated section (e.g. a config file's) over the settings. */

@@ -78,7 +78,8 @@ class SeedArgumentsTest {
     // ./cmd/cri-resmgr/cri-resmgr -policy null -dump 'reset,full:.*' -dump-file /tmp/cri.dump
     SeedCommandLine line = translate("-policy", "null", "-dump", "reset,full:.*", "-dump-file", "/tmp/cri.dump");
 
-    assertThat(line.crigateArgs()).containsExactly("--dump", "reset,full:.*", "--dump-file", "/tmp/cri.dump");
+    assertThat(line.crigateArgs()).containsExactly("--dump-file", "/tmp/cri.dump");
+    assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("reset,full:.*");
     assertThat(line.settings().at("/policy/active").asText()).isEqualTo("none");
     assertThat(line.findings()).allMatch(f -> f.outcome() == Outcome.MAPPED);
   }
@@ -118,6 +119,40 @@ class SeedArgumentsTest {
     assertThat(line.settings().get("socket").asText()).isEqualTo("/var/run/cri-relay.sock");
     assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("reset,full:.*");
     assertThat(line.crigateArgs()).isEmpty();
+  }
+
+  @Test
+  void criRmSampleStaticPolicyCfgAddsUpItsDumpLines() throws Exception {
+    // sample-configs/static-policy.cfg
+    Path config = Files.writeString(dir.resolve("static-policy.cfg"), """
+        # enable the static policy
+        policy = static
+        # reserve a full CPU for kube- and system-reserved tasks
+        reserved-resources = cpu=1000m
+        # turn on debugging for the agnostic and static policy modules
+        logger-debug = policy,static
+        # suppress dumping of everything
+        dump = off:.*
+        # then turn on dumping of interesting messages
+        dump = full:RunPodSandbox,StopPodSandbox,RemovePodSandbox
+        dump = full:CreateContainer,StartContainer,StopContainer,RemoveContainer
+        dump = full:UpdateContainerResources
+        """);
+    SeedCommandLine line = translate("--force-config", config.toString());
+
+    assertThat(line.settings().at("/policy/active").asText()).isEqualTo("static");
+    assertThat(line.settings().at("/policy/reservedCpus").asText()).isEqualTo("quantity:1000m");
+    assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("off:.*,full:RunPodSandbox,StopPodSandbox,"
+        + "RemovePodSandbox,full:CreateContainer,StartContainer,StopContainer,RemoveContainer,full:UpdateContainerResources");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("logger-debug");
+  }
+
+  @Test
+  void repeatedDumpFlagsAddUpAndDebugIsDroppedWithAWarning() {
+    SeedCommandLine line = translate("-dump", "off:.*", "--dump=full:.*,debug");
+
+    assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("off:.*,full:.*");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("--dump debug");
   }
 
   @Test
