@@ -75,7 +75,7 @@ final class CriRmConfigFile {
       case "policy" -> {
         SeedFindings local = new SeedFindings();
         ObjectNode policy = CriRmPolicySection.translate(value, "policy", local);
-        local.all().forEach(f -> copy(f, t.findings));
+        local.all().forEach(t.findings::add);
         if (!policy.isEmpty()) {
           ObjectNode wrapper = t.settings.objectNode();
           wrapper.set("policy", policy);
@@ -101,14 +101,6 @@ final class CriRmConfigFile {
       case "instrumentation" -> t.findings.ignored(name,
           "crigate exports Prometheus metrics from its metrics section (docs/operations.md); it has no tracing");
       default -> t.findings.refused(name, "crigate has no equivalent of CRI Resource Manager's '%s' section".formatted(name));
-    }
-  }
-
-  private static void copy(io.crigate.policy.seed.SeedFinding f, SeedFindings to) {
-    switch (f.outcome()) {
-      case MAPPED -> to.mapped(f.setting(), f.detail());
-      case IGNORED -> to.ignored(f.setting(), f.detail());
-      case REFUSED -> to.refused(f.setting(), f.detail());
     }
   }
 

@@ -78,14 +78,8 @@ final class CriRmFlags {
   private static ObjectNode policySection(String flag, ObjectNode section, Translation t, boolean nameByFlag) {
     io.crigate.policy.seed.SeedFindings local = new io.crigate.policy.seed.SeedFindings();
     ObjectNode policy = CriRmPolicySection.translate(section, "policy", local);
-    local.all().forEach(f -> {
-      String setting = nameByFlag ? flag : f.setting().replace("policy.", flag + " ");
-      switch (f.outcome()) {
-        case MAPPED -> t.findings.mapped(setting, f.detail());
-        case IGNORED -> t.findings.ignored(setting, f.detail());
-        case REFUSED -> t.findings.refused(setting, f.detail());
-      }
-    });
+    local.all().forEach(f -> t.findings.add(new io.crigate.policy.seed.SeedFinding(
+        nameByFlag ? flag : f.setting().replace("policy.", flag + " "), f.outcome(), f.detail())));
     ObjectNode out = JsonNodeFactory.instance.objectNode();
     if (!policy.isEmpty()) {
       out.set("policy", policy);
@@ -119,10 +113,10 @@ final class CriRmFlags {
   }
 
   private static SeedFlag value(String name, SeedFlag.Action action) {
-    return new SeedFlag(name, SeedFlag.CRI_RM, true, false, action);
+    return SeedFlag.of(SeedFlag.CRI_RM, name, true, action);
   }
 
   private static SeedFlag bool(String name, SeedFlag.Action action) {
-    return new SeedFlag(name, SeedFlag.CRI_RM, false, false, action);
+    return SeedFlag.of(SeedFlag.CRI_RM, name, false, action);
   }
 }

@@ -46,7 +46,7 @@ public record Migration(String yaml, List<SeedFinding> findings) {
     SeedArguments.SeedCommandLine line = SeedArguments.translate(args, environment);
     Translation t = new Translation(environment);
     t.merge(line.settings());
-    line.findings().forEach(f -> copy(f, t));
+    line.findings().forEach(t.findings::add);
     crigateFlags(line.replacesServe() ? List.of() : line.crigateArgs(), t);
     if (line.replacesServe()) {
       t.findings.ignored(String.join(" ", args), "a one-off command, not a setting: run crigate " + String.join(" ", line.crigateArgs()));
@@ -97,14 +97,6 @@ public record Migration(String yaml, List<SeedFinding> findings) {
         case "--config" -> t.findings.ignored(name + " " + value, "already crigate's configuration file; merge it by hand");
         default -> t.findings.refused(arg, "not a multi-cri or CRI Resource Manager flag");
       }
-    }
-  }
-
-  private static void copy(SeedFinding f, Translation t) {
-    switch (f.outcome()) {
-      case MAPPED -> t.findings.mapped(f.setting(), f.detail());
-      case IGNORED -> t.findings.ignored(f.setting(), f.detail());
-      case REFUSED -> t.findings.refused(f.setting(), f.detail());
     }
   }
 

@@ -87,10 +87,10 @@ final class MultiCriFlags {
   }
 
   private static SeedFlag value(String name, SeedFlag.Action action) {
-    return new SeedFlag(name, SeedFlag.MULTI_CRI, true, true, action);
+    return SeedFlag.of(SeedFlag.MULTI_CRI, name, true, action);
   }
 
   private static SeedFlag bool(String name, SeedFlag.Action action) {
-    return new SeedFlag(name, SeedFlag.MULTI_CRI, false, true, action);
+    return SeedFlag.of(SeedFlag.MULTI_CRI, name, false, action);
   }
 }

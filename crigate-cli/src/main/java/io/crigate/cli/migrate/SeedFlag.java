@@ -14,6 +14,11 @@ record SeedFlag(String name, String seed, boolean takesValue, boolean multiCriOn
   static final String MULTI_CRI = "multi-cri";
   static final String CRI_RM = "CRI Resource Manager";
 
+  /** A flag of {@code seed}; every multi-cri flag marks the command line as multi-cri's. */
+  static SeedFlag of(String seed, String name, boolean takesValue, Action action) {
+    return new SeedFlag(name, seed, takesValue, seed.equals(MULTI_CRI), action);
+  }
+
   /** Applies one occurrence: {@code spelled} is the flag as written, {@code value} its value (or null). */
   @FunctionalInterface
   interface Action {

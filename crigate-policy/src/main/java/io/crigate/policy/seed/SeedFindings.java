@@ -20,6 +20,11 @@ public final class SeedFindings {
     findings.add(new SeedFinding(setting, SeedFinding.Outcome.REFUSED, why));
   }
 
+  /** Takes over a finding made elsewhere, e.g. by a section translated on its own. */
+  public void add(SeedFinding finding) {
+    findings.add(finding);
+  }
+
   public List<SeedFinding> all() {
     return List.copyOf(findings);
   }
