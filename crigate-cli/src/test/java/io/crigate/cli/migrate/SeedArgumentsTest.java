@@ -183,4 +183,42 @@ class SeedArgumentsTest {
         "--image-socket", "-policy");
     assertThat(line.settings().get("logLevel").asText()).isEqualTo("debug");
   }
+
+  @Test
+  void criRmRelayDirAndPolicySwitchFlags() {
+    SeedCommandLine line = translate("--relay-dir", "/var/lib/cri-relay", "--allow-policy-switch",
+        "--disable-policy-switch", "--runtime-socket", "/run/containerd/containerd.sock");
+
+    assertThat(line.settings().get("stateDir").asText()).isEqualTo("/var/lib/cri-relay");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("--allow-policy-switch");
+    assertThat(settings(line, Outcome.REFUSED)).containsExactly("--disable-policy-switch");
+  }
+
+  @Test
+  void criRmYamlSectionsBesidesPolicy() throws Exception {
+    // the dump and logger sections of cmd/cri-resmgr/fallback.cfg.sample, with two more sections
+    Path config = Files.writeString(dir.resolve("fallback.cfg"), """
+        policy:
+          Active: memtier
+          ReservedResources:
+            CPU: 750m
+        logger:
+          Debug: resource-manager,cache,policy,resource-control
+        dump:
+          Config: off:.*,full:((Create)|(Remove)|(Run)|(Update)|(Start)|(Stop)).*
+          File: /tmp/cri.dump
+        instrumentation:
+          HTTPEndpoint: :8891
+        rdt:
+          options: {}
+        """);
+    SeedCommandLine line = translate("--fallback-config", config.toString(), "--runtime-socket", "/run/c.sock");
+
+    assertThat(line.settings().at("/policy/active").asText()).isEqualTo("topology-aware");
+    assertThat(line.settings().at("/dump/rules").asText())
+        .isEqualTo("off:.*,full:((Create)|(Remove)|(Run)|(Update)|(Start)|(Stop)).*");
+    assertThat(line.settings().at("/dump/file").asText()).isEqualTo("/tmp/cri.dump");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("logger.Debug", "instrumentation");
+    assertThat(settings(line, Outcome.REFUSED)).containsExactly("rdt");
+  }
 }
