@@ -1,5 +1,7 @@
 package io.crigate.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.core.Gateway;
 import io.crigate.core.config.ConfigFlags;
 import io.crigate.core.config.ConfigLoader;
@@ -47,6 +49,9 @@ final class ServeCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
+  /** Settings translated from a multi-cri or CRI Resource Manager command line ({@link SeedServe}). */
+  ObjectNode translated = JsonNodeFactory.instance.objectNode();
+
   @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file; flags override its values.")
   String config;
 
@@ -88,7 +93,7 @@ final class ServeCommand implements Callable<Integer> {
     AtomicBoolean serving = new AtomicBoolean();
     Logging logging;
     try {
-      gatewayConfig = ConfigLoader.load(flags());
+      gatewayConfig = ConfigLoader.load(flags(), translated);
       logging = Logging.parse(gatewayConfig.logLevel(), gatewayConfig.logging());
       logging.apply(null);
       MetricsSettings metrics = MetricsSettings.parse(gatewayConfig.metrics());
@@ -159,7 +164,7 @@ final class ServeCommand implements Callable<Integer> {
       // systemctl status shows "reloading" between RELOADING=1 and the READY=1 that ends it.
       systemd.ifPresent(notify -> notify.send("RELOADING=1"));
       try {
-        GatewayConfig reread = ConfigLoader.load(flags());
+        GatewayConfig reread = ConfigLoader.load(flags(), translated);
         Logging next = Logging.parse(reread.logLevel(), reread.logging());
         next.apply(current.getAndSet(next));
         log.info("SIGHUP: log levels now root={} {}", next.root(), next.levels());
