@@ -154,8 +154,8 @@ final class RegistryTransport {
   private HttpResponse<byte[]> send(ImageRef image, URI uri, String accept, Optional<String> authorization) {
     HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", accept).GET();
     authorization.ifPresent(value -> request.header("Authorization", value));
-    // the request timeout of HttpClient ends with the headers; a body trickled byte by byte would
-    // hold the caller forever, so the whole exchange runs against one deadline
+    // HttpRequest's own timeout ends with the headers on JDK 21 (JDK-8208693 extends it to the body
+    // only later); a body trickled byte by byte would hold the caller, so one deadline covers all
     CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request.build(), BoundedBody.upTo(MAX_RESPONSE_BYTES));
     try {
       return exchange.get(config.timeout().toMillis(), TimeUnit.MILLISECONDS);
