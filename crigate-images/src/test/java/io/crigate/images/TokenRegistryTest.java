@@ -7,7 +7,12 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.crigate.spi.CrigateException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
@@ -275,6 +280,39 @@ class TokenRegistryTest {
       assertThatThrownBy(() -> client(PASSWORD).layers(host + "/team/app:" + tag)).as(tag)
           .isInstanceOf(CrigateException.FailedPrecondition.class)
           .hasMessageContaining("more than " + RegistryTransport.MAX_RESPONSE_BYTES + " bytes");
+    }
+  }
+
+  /**
+   * Issue 16 item 11: a registry that never completes the TCP handshake ends at the connect
+   * timeout, well before the exchange's deadline. Its listen queue is filled first, so the kernel
+   * drops further SYNs.
+   */
+  @Test
+  @Timeout(60)
+  void aRegistryThatNeverAcceptsEndsAtTheConnectTimeout() throws Exception {
+    List<Socket> queued = new ArrayList<>();
+    try (ServerSocket neverAccepts = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      for (int i = 0; i < 16; i++) {
+        Socket socket = new Socket();
+        try {
+          socket.connect(neverAccepts.getLocalSocketAddress(), 500);
+          queued.add(socket);
+        } catch (SocketTimeoutException full) {
+          socket.close();
+          break;
+        }
+      }
+      var defaults = RegistryClientConfig.defaults();
+      var client = new RegistryClient(defaults.withLimits(defaults.cachedTokens(), Duration.ofSeconds(1), Duration.ofSeconds(45)));
+
+      assertThatThrownBy(() -> client.layers("127.0.0.1:" + neverAccepts.getLocalPort() + "/team/app:v1"))
+          .isInstanceOf(CrigateException.Unavailable.class)
+          .hasMessageContaining("HttpConnectTimeoutException");
+    } finally {
+      for (Socket socket : queued) {
+        socket.close();
+      }
     }
   }
 }
