@@ -77,7 +77,9 @@ final class HooksReconcilerCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
     GatewayConfig gatewayConfig;
+    ListSchedule schedule;
     try {
+      schedule = listSchedule();
       gatewayConfig = ConfigLoader.load(new ConfigFlags(config, null, null, remoteRuntimeEndpoints, null, null, null,
           null, null));
     } catch (CrigateException.InvalidArgument e) {
@@ -91,7 +93,7 @@ final class HooksReconcilerCommand implements Callable<Integer> {
         PluginChain engine = new PluginChain(List.of(
             RuntimeHooks.engine(gatewayConfig.hooks(), Optional.empty(), changed -> current.get().resyncAll())));
         StandaloneReconciler reconciler = new StandaloneReconciler(runtime, engine,
-            HostCgroups.at(cgroupRoot, procRoot), listSchedule(),
+            HostCgroups.at(cgroupRoot, procRoot), schedule,
             RuntimeHooks.settings(gatewayConfig.hooks()).resync(), Clock.systemUTC(),
             (id, adjustment, sinceStart) -> log.debug("container {} reconciled {} after start: {}", id, sinceStart, adjustment))) {
       current.set(reconciler);
