@@ -70,6 +70,21 @@ class PodCgroupWriterTest {
   }
 
   @Test
+  void aCgroupParentThatClimbsOutOfTheHierarchyIsNotWritten() throws IOException {
+    Path cgroups = Files.createDirectories(root.resolve("cgroup"));
+    Files.writeString(cgroups.resolve("cgroup.controllers"), "cpuset cpu memory");
+    Path outside = Files.createDirectories(root.resolve("outside"));
+
+    try (KoordinatorHooks hooks = hooksWritingTo(cgroups)) {
+      assertThat(hooks.runPodSandbox(bePod("/../outside")).adjustment().resources().cpuShares()).hasValue(512);
+    }
+
+    try (var files = Files.list(outside)) {
+      assertThat(files).isEmpty();
+    }
+  }
+
+  @Test
   void aPodCgroupThatCannotBeWrittenLeavesTheSandboxsAnswerStanding() {
     // no such cgroup: the pod is not on this host's hierarchy
     try (KoordinatorHooks hooks = hooksWritingTo(root)) {
