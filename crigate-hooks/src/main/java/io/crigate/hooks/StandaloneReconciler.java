@@ -79,6 +79,7 @@ public final class StandaloneReconciler implements AutoCloseable {
   private volatile long lastWorkNanos;
   /** When the list whose reconciles are still queued began; 0 when none are. */
   private volatile long pendingListNanos;
+  private volatile boolean firstPassDone;
 
   public StandaloneReconciler(RuntimeBackend runtime, PluginChain engine, HostCgroups host, ListSchedule schedule,
       Duration resync, Clock clock, Listener listener) {
@@ -143,7 +144,7 @@ public final class StandaloneReconciler implements AutoCloseable {
         }
       });
       if (queued.isEmpty()) {
-        lastWorkNanos = System.nanoTime() - began;
+        listWorkDone(began);
       } else {
         pendingListNanos = began;
       }
@@ -196,6 +197,16 @@ public final class StandaloneReconciler implements AutoCloseable {
     timer.schedule(this::subscribe, resync.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /** A list and the reconciles it queued are done: their time goes to the schedule; the first is reported. */
+  private void listWorkDone(long listStartNanos) {
+    lastWorkNanos = System.nanoTime() - listStartNanos;
+    if (!firstPassDone) {
+      firstPassDone = true;
+      log.info("standalone hooks: first pass done, {} containers in force after {} ms", applied.size(),
+          Duration.ofNanos(lastWorkNanos).toMillis());
+    }
+  }
+
   private void enqueue(String id) {
     if (queued.add(id)) {
       queue.add(id);
@@ -218,8 +229,8 @@ public final class StandaloneReconciler implements AutoCloseable {
       }
       long listed = pendingListNanos;
       if (listed != 0 && queued.isEmpty()) {
-        lastWorkNanos = System.nanoTime() - listed;
         pendingListNanos = 0;
+        listWorkDone(listed);
       }
     }
   }
