@@ -42,7 +42,8 @@ public final class SettingsBinder {
   private static final ObjectMapper MAPPER = JsonMapper.builder()
       .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
       .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-      // 1.5 calls or "64" as a number are typos, not values to round or convert
+      // 1.5 calls or "64" as a number are typos, not values to round or convert; a number where text
+      // is wanted (socketGroup: 1000) is read as its text
       .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
       .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
       .addModule(new SimpleModule("crigate-settings").addDeserializer(Duration.class, new GoDurationDeserializer()))
