@@ -1,12 +1,19 @@
 package io.crigate.images;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.SecondsOrDuration;
+import io.crigate.spi.config.SettingsBinder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -38,62 +45,66 @@ public record RegistryClientConfig(
         Platform.LINUX_AMD64, Set.of(), Map.of(), Duration.ofMinutes(1), 4096, Duration.ofSeconds(10));
   }
 
-  /**
-   * Reads the {@code images.registry} section of crigate's configuration; absent keys keep their
-   * defaults. Shape: {@code {platform: linux/arm64, insecure: [host:port], tagTtlSeconds: 60,
-   * cachedImages: 4096, timeoutSeconds: 10, credentials: {host: {username: u, passwordFile: /path}}}}
-   * ({@code password} inline is accepted too). Errors name the key, never a secret.
-   */
-  public static RegistryClientConfig fromSettings(JsonNode settings) {
-    RegistryClientConfig config = defaults();
-    if (settings == null || settings.isMissingNode() || settings.isNull()) {
-      return config;
+  /** The {@code images.registry} section as written; an absent key is null. */
+  record Written(
+      String platform,
+      List<String> insecure,
+      Map<String, Login> credentials,
+      @JsonAlias("tagTtlSeconds") @JsonDeserialize(using = SecondsOrDuration.class) Duration tagTtl,
+      Integer cachedImages,
+      @JsonAlias("timeoutSeconds") @JsonDeserialize(using = SecondsOrDuration.class) Duration timeout) {}
+
+  /** One registry's login; {@code password} inline or read from {@code passwordFile}. */
+  record Login(String username, String password, String passwordFile) {
+    @Override
+    public String toString() {
+      return "Login[" + username + "]";
     }
-    if (settings.hasNonNull("platform")) {
-      config = config.withPlatform(Platform.parse(settings.get("platform").asText()));
-    }
-    for (JsonNode host : settings.path("insecure")) {
-      config = config.withInsecure(host.asText());
-    }
-    var fields = settings.path("credentials").properties();
-    for (var entry : fields) {
-      config = config.withCredentials(entry.getKey(), login(entry.getKey(), entry.getValue()));
-    }
-    return new RegistryClientConfig(config.platform(), config.insecureRegistries(), config.credentials(),
-        Duration.ofSeconds(positive(settings, "tagTtlSeconds", config.tagTtl().toSeconds())),
-        (int) positive(settings, "cachedImages", config.cachedImages()),
-        Duration.ofSeconds(positive(settings, "timeoutSeconds", config.timeout().toSeconds())));
   }
 
-  private static RegistryCredentials login(String registry, JsonNode login) {
-    String username = login.path("username").asText("");
-    if (username.isEmpty()) {
+  /**
+   * Reads the {@code images.registry} section of crigate's configuration; absent keys keep their
+   * defaults. Shape: {@code {platform: linux/arm64, insecure: [host:port], tagTtl: 1m, cachedImages:
+   * 4096, timeout: 10s, credentials: {host: {username: u, passwordFile: /path}}}} ({@code password}
+   * inline is accepted too; so are the older {@code tagTtlSeconds} and {@code timeoutSeconds}, in
+   * whole seconds). Errors name the key, never a secret.
+   */
+  public static RegistryClientConfig fromSettings(JsonNode settings) {
+    RegistryClientConfig defaults = defaults();
+    Written written = SettingsBinder.bind(settings, Written.class, "images.registry");
+    Map<String, RegistryCredentials> credentials = new HashMap<>();
+    Objects.requireNonNullElse(written.credentials(), Map.<String, Login>of())
+        .forEach((registry, login) -> credentials.put(registry, login(registry, login)));
+    int cachedImages = Objects.requireNonNullElse(written.cachedImages(), defaults.cachedImages());
+    if (cachedImages <= 0) {
+      throw new CrigateException.InvalidArgument("images.registry.cachedImages must be a positive number, got " + cachedImages);
+    }
+    return new RegistryClientConfig(
+        written.platform() == null ? defaults.platform() : Platform.parse(written.platform()),
+        Set.copyOf(Objects.requireNonNullElse(written.insecure(), List.of())),
+        credentials,
+        Objects.requireNonNullElse(written.tagTtl(), defaults.tagTtl()),
+        cachedImages,
+        Objects.requireNonNullElse(written.timeout(), defaults.timeout()));
+  }
+
+  private static RegistryCredentials login(String registry, Login login) {
+    if (login == null || login.username() == null || login.username().isEmpty()) {
       throw new CrigateException.InvalidArgument("images.registry.credentials.%s: username missing".formatted(registry));
     }
-    if (login.hasNonNull("passwordFile")) {
-      Path file = Path.of(login.get("passwordFile").asText());
+    if (login.passwordFile() != null) {
+      Path file = Path.of(login.passwordFile());
       try {
-        return new RegistryCredentials(username, Files.readString(file).strip());
+        return new RegistryCredentials(login.username(), Files.readString(file).strip());
       } catch (IOException e) {
         throw new CrigateException.InvalidArgument("images.registry.credentials.%s.passwordFile %s is unreadable: %s"
             .formatted(registry, file, e.getClass().getSimpleName()));
       }
     }
-    if (!login.hasNonNull("password")) {
+    if (login.password() == null) {
       throw new CrigateException.InvalidArgument("images.registry.credentials.%s: password or passwordFile missing".formatted(registry));
     }
-    return new RegistryCredentials(username, login.get("password").asText());
-  }
-
-  private static long positive(JsonNode settings, String key, long fallback) {
-    if (!settings.has(key)) {
-      return fallback;
-    }
-    long value = settings.get(key).asLong(-1);
-    if (value <= 0) {
-      throw new CrigateException.InvalidArgument("images.registry.%s must be a positive number, got %s".formatted(key, settings.get(key)));
-    }
-    return value;
+    return new RegistryCredentials(login.username(), login.password());
   }
 
   public RegistryClientConfig withPlatform(Platform newPlatform) {

@@ -41,6 +41,17 @@ class RegistryClientConfigTest {
   }
 
   @Test
+  void durationsAreGoDurationsAndTheOldSecondsKeysStillWork() throws Exception {
+    RegistryClientConfig config = RegistryClientConfig.fromSettings(json.readTree("{\"tagTtl\":\"2m30s\",\"timeout\":\"500ms\"}"));
+    assertThat(config.tagTtl()).isEqualTo(Duration.ofSeconds(150));
+    assertThat(config.timeout()).isEqualTo(Duration.ofMillis(500));
+
+    RegistryClientConfig old = RegistryClientConfig.fromSettings(json.readTree("{\"tagTtlSeconds\":30,\"timeoutSeconds\":3}"));
+    assertThat(old.tagTtl()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(old.timeout()).isEqualTo(Duration.ofSeconds(3));
+  }
+
+  @Test
   void anAbsentSectionMeansDefaults() {
     assertThat(RegistryClientConfig.fromSettings(json.missingNode())).isEqualTo(RegistryClientConfig.defaults());
   }
@@ -55,7 +66,13 @@ class RegistryClientConfigTest {
   static Stream<Case> invalid() {
     return Stream.of(
         new Case("platform without arch", "{\"platform\":\"linux\"}", "os/arch"),
-        new Case("zero ttl", "{\"tagTtlSeconds\":0}", "tagTtlSeconds"),
+        new Case("zero ttl", "{\"tagTtlSeconds\":0}", "'images.registry.tagTtl' must be a positive duration"),
+        new Case("ttl without a unit", "{\"tagTtl\":\"30\"}", "'images.registry.tagTtl' must be a positive duration"),
+        new Case("zero cache", "{\"cachedImages\":0}", "images.registry.cachedImages must be a positive number"),
+        new Case("misspelt key", "{\"tagTTL\":\"1m\"}",
+            "unknown images.registry key 'tagTTL' (known: platform, insecure, credentials, tagTtl, cachedImages, timeout)"),
+        new Case("misspelt login key", "{\"credentials\":{\"r.io\":{\"username\":\"u\",\"pasword\":\"hunter2\"}}}",
+            "unknown images.registry.credentials.r.io key 'pasword' (known: username, password, passwordFile)"),
         new Case("login without user", "{\"credentials\":{\"r.io\":{\"password\":\"hunter2\"}}}", "r.io: username missing"),
         new Case("login without password", "{\"credentials\":{\"r.io\":{\"username\":\"u\"}}}", "password or passwordFile"),
         new Case("unreadable password file", "{\"credentials\":{\"r.io\":{\"username\":\"u\",\"passwordFile\":\"/nonexistent/pw\"}}}", "unreadable"));
