@@ -17,6 +17,8 @@ packages+=(protobuf-compiler)
 # Go 1.19 and the libraries Kubernetes streams with (spdystream, gorilla/websocket): StreamingIT builds
 # its remotecommand client from crigate-it/src/test/go in GOPATH mode
 packages+=(golang-github-docker-spdystream-dev golang-github-gorilla-websocket-dev)
+# HelmChartIT renders deploy/helm/crigate with text/template and sprig, the library Helm uses (no helm in Debian 12)
+packages+=(golang-github-masterminds-sprig-dev golang-gopkg-yaml.v3-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

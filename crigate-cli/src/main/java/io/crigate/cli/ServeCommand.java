@@ -18,6 +18,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -113,12 +114,15 @@ final class ServeCommand implements Callable<Integer> {
       LoggerFactory.getLogger(ServeCommand.class).debug("start failed", e);
       return EXIT_START_FAILED;
     }
-    reloadLoggingOnHangup(logging);
+    Optional<SystemdNotify> systemd = SystemdNotify.fromEnvironment();
+    systemd.ifPresent(notify -> notify.send("READY=1\nSTATUS=serving CRI on " + gatewayConfig.socket()));
+    reloadLoggingOnHangup(logging, systemd);
     CountDownLatch stopped = new CountDownLatch(1);
     StreamingServer startedStreams = streams;
     MetricsServer startedMetrics = metricsServer;
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("crigate-shutdown").unstarted(() -> {
       serving.set(false);
+      systemd.ifPresent(notify -> notify.send("STOPPING=1"));
       gateway.close();
       closeQuietly(startedStreams, startedMetrics);
       stopped.countDown();
@@ -143,10 +147,12 @@ final class ServeCommand implements Callable<Integer> {
    * SIGHUP ({@code systemctl reload crigate}) re-reads the configuration and applies its logging
    * section and logLevel: debug output for one component without a restart. Other changes need one.
    */
-  private void reloadLoggingOnHangup(Logging initial) {
+  private void reloadLoggingOnHangup(Logging initial, Optional<SystemdNotify> systemd) {
     AtomicReference<Logging> current = new AtomicReference<>(initial);
     org.slf4j.Logger log = LoggerFactory.getLogger(ServeCommand.class);
     Signal.handle(new Signal("HUP"), signal -> {
+      // systemctl status shows "reloading" between RELOADING=1 and the READY=1 that ends it.
+      systemd.ifPresent(notify -> notify.send("RELOADING=1"));
       try {
         GatewayConfig reread = ConfigLoader.load(flags());
         Logging next = Logging.parse(reread.logLevel(), reread.logging());
@@ -155,6 +161,7 @@ final class ServeCommand implements Callable<Integer> {
       } catch (RuntimeException e) {
         log.warn("SIGHUP: configuration not reloaded, log levels unchanged: {}", e.getMessage());
       }
+      systemd.ifPresent(notify -> notify.send("READY=1"));
     });
   }
 
