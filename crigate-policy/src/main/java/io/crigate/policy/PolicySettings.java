@@ -19,7 +19,7 @@ import java.util.Set;
  * @param sysfsRoot where topology is discovered
  * @param kubeletCpuManagerState the kubelet CPU manager's state file, checked before a pinning policy starts
  */
-public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState) {
+record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState) {
 
   static final Set<String> KEYS = Set.of("active", "reservedCpus", "sysfsRoot", "configFile", "kubeletCpuManagerState",
       "kubernetes");
