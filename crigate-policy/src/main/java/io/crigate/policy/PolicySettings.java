@@ -16,14 +16,21 @@ import java.util.Set;
  * @param reservedCpus CPUs kept for system and kube daemons: never exclusive, always in the shared pool
  * @param sysfsRoot where topology is discovered
  * @param kubeletCpuManagerState the kubelet CPU manager's state file, checked before a pinning policy starts
+ * @param balloons the {@code balloons} policy's types ({@link BalloonsConfig#NONE} when not set)
  */
-public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState) {
+public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState,
+    BalloonsConfig balloons) {
 
   static final Set<String> KEYS = Set.of("active", "reservedCpus", "sysfsRoot", "configFile", "kubeletCpuManagerState",
-      "kubernetes");
+      "kubernetes", "balloons");
   /** Read once at start (where to look, what the machine is), so a live source may not change them. */
-  static final Set<String> START_ONLY = Set.of("sysfsRoot", "configFile", "kubernetes");
+  static final Set<String> START_ONLY = Set.of("sysfsRoot", "configFile", "kubernetes", "balloons");
   static final Path DEFAULT_KUBELET_STATE = Path.of("/var/lib/kubelet/cpu_manager_state");
+
+  /** Settings without balloon types. */
+  public PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState) {
+    this(active, reservedCpus, sysfsRoot, kubeletCpuManagerState, BalloonsConfig.NONE);
+  }
 
   public static PolicySettings read(JsonNode node, Set<String> known, CpuTopology topology) {
     node.fieldNames().forEachRemaining(key -> {
@@ -48,7 +55,7 @@ public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot,
       throw invalid("policy.reservedCpus: reserving every CPU (%s) leaves none to allocate".formatted(reserved));
     }
     Path kubeletState = Path.of(node.path("kubeletCpuManagerState").asText(DEFAULT_KUBELET_STATE.toString()));
-    return new PolicySettings(active, reserved, sysfsRoot(node), kubeletState);
+    return new PolicySettings(active, reserved, sysfsRoot(node), kubeletState, BalloonsConfig.read(node.path("balloons")));
   }
 
   public static Path sysfsRoot(JsonNode node) {
