@@ -28,6 +28,14 @@ public final class Policies {
     return out;
   }
 
+  /**
+   * The policy {@code settings} name, on {@code topology}, keeping its state in {@code store}: one
+   * policy without the live layers of {@link ActivePolicy}, as the benchmarks drive it.
+   */
+  public static AdjustmentPlugin create(PolicySettings settings, CpuTopology topology, DurableStore store) {
+    return ALL.get(settings.active()).factory().create(settings, topology, store);
+  }
+
   private static Map<String, Entry> registry() {
     Map<String, Entry> all = new LinkedHashMap<>();
     all.put("none", new Entry("the default: nothing is changed; containers pinned before get every CPU again",
