@@ -24,7 +24,7 @@ public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot,
   static final Set<String> KEYS = Set.of("active", "reservedCpus", "sysfsRoot", "configFile", "kubeletCpuManagerState",
       "kubernetes", "balloons");
   /** Read once at start (where to look, what the machine is), so a live source may not change them. */
-  static final Set<String> START_ONLY = Set.of("sysfsRoot", "configFile", "kubernetes", "balloons");
+  static final Set<String> START_ONLY = Set.of("sysfsRoot", "configFile", "kubernetes");
   static final Path DEFAULT_KUBELET_STATE = Path.of("/var/lib/kubelet/cpu_manager_state");
 
   /** Settings without balloon types. */

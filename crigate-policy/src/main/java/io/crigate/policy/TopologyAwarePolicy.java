@@ -88,7 +88,12 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
 
   /** The CPUs shared containers of {@code pool} run on. */
   CpuSet sharedCpus(Pool pool) {
-    return pool.cpus().minus(exclusive()).minus(topology.isolated());
+    return sharedCpus(pool, exclusive());
+  }
+
+  /** The same, given every exclusive CPU ({@code taken}) when the caller already has it. */
+  private CpuSet sharedCpus(Pool pool, CpuSet taken) {
+    return pool.cpus().minus(taken).minus(topology.isolated());
   }
 
   @Override
@@ -202,11 +207,12 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
 
   /** Whether the machine and every pool with shared containers keep a CPU to run on after {@code taken}. */
   private boolean keepsSharedCpus(CpuSet taken) {
-    if (sharedCpus(pools.getFirst()).minus(taken).isEmpty()) {
+    CpuSet exclusive = exclusive();
+    if (sharedCpus(pools.getFirst(), exclusive).minus(taken).isEmpty()) {
       return false;
     }
-    return grants.values().stream().filter(g -> g.exclusive().isEmpty())
-        .allMatch(g -> !sharedCpus(poolNamed(g.pool())).minus(taken).isEmpty());
+    return grants.values().stream().filter(g -> g.exclusive().isEmpty()).map(Grant::pool).distinct()
+        .allMatch(pool -> !sharedCpus(poolNamed(pool), exclusive).minus(taken).isEmpty());
   }
 
   private Optional<Pool> smallest(Predicate<Pool> fits) {
@@ -254,8 +260,15 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
   /** Updates for every placed container with a known id whose CPUs are no longer what it was given. */
   private List<ContainerUpdate> changed() {
     List<ContainerUpdate> updates = new ArrayList<>();
+    // Each pool's shared CPUs once per call, not once per container: with hundreds of containers
+    // the union of every exclusive grant is what a decision spends its time on.
+    CpuSet taken = exclusive();
+    Map<String, CpuSet> sharedByPool = new LinkedHashMap<>();
     ids.forEach((key, id) -> {
-      CpuSet now = cpusOf(grants.get(key));
+      Grant grant = grants.get(key);
+      CpuSet now = grant.exclusive().isEmpty()
+          ? sharedByPool.computeIfAbsent(grant.pool(), name -> sharedCpus(poolNamed(name), taken))
+          : grant.exclusive();
       if (!now.equals(given.get(key))) {
         given.put(key, now);
         updates.add(new ContainerUpdate(id, pin(now), grants.get(key).exclusive().isEmpty()));
