@@ -6,7 +6,6 @@ import static io.crigate.policy.BalloonsConfig.RESERVED;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.Adjustment;
-import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.ContainerKey;
 import io.crigate.spi.adjust.ContainerUpdate;
@@ -38,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * {@code default} balloon on every CPU no balloon holds (or the reserved CPUs when none is left).
  * Exact rules: docs/policies.md.
  */
-final class BalloonsPolicy implements AdjustmentPlugin {
+final class BalloonsPolicy implements ReleasesOnStop {
 
   /** nri-plugins' key, so pods move between the two unchanged; {@code /container.<name>} and {@code /pod} scope it. */
   static final String ANNOTATION = "balloon.balloons.resource-policy.nri.io";
@@ -164,16 +163,7 @@ final class BalloonsPolicy implements AdjustmentPlugin {
   }
 
   @Override
-  public PluginResult stopContainer(PodContext pod, ContainerContext container) {
-    return forget(container.key());
-  }
-
-  @Override
-  public PluginResult removeContainer(PodContext pod, ContainerContext container) {
-    return forget(container.key());
-  }
-
-  private PluginResult forget(ContainerKey key) {
+  public PluginResult forget(ContainerKey key) {
     Member member = members.remove(key);
     if (member == null) {
       return PluginResult.NONE;
@@ -440,6 +430,6 @@ final class BalloonsPolicy implements AdjustmentPlugin {
   }
 
   private LinuxResources pin(CpuSet cpus) {
-    return LinuxResources.builder().cpusetCpus(cpus.toString()).cpusetMems(topology.nodesOf(cpus).toString()).build();
+    return ReleasesOnStop.pin(topology, cpus);
   }
 }

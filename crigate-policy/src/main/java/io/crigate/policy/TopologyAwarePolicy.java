@@ -4,7 +4,6 @@ import io.crigate.policy.PoolTree.Pool;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.Adjustment;
-import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.ContainerKey;
 import io.crigate.spi.adjust.ContainerUpdate;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * nodes follow the CPUs. Among pools of one size the one with the most free shared capacity wins,
  * which spreads containers. Exact rules: docs/policies.md.
  */
-final class TopologyAwarePolicy implements AdjustmentPlugin {
+final class TopologyAwarePolicy implements ReleasesOnStop {
 
   /** nri-plugins' keys, so pods move between the two unchanged; {@code /container.<name>} and {@code /pod} scope them. */
   static final String PREFER_ISOLATED = "prefer-isolated-cpus.resource-policy.nri.io";
@@ -150,16 +149,7 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
   }
 
   @Override
-  public PluginResult stopContainer(PodContext pod, ContainerContext container) {
-    return forget(container.key());
-  }
-
-  @Override
-  public PluginResult removeContainer(PodContext pod, ContainerContext container) {
-    return forget(container.key());
-  }
-
-  private PluginResult forget(ContainerKey key) {
+  public PluginResult forget(ContainerKey key) {
     if (!grants.containsKey(key)) {
       return PluginResult.NONE;
     }
@@ -291,6 +281,6 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
   }
 
   private LinuxResources pin(CpuSet cpus) {
-    return LinuxResources.builder().cpusetCpus(cpus.toString()).cpusetMems(topology.nodesOf(cpus).toString()).build();
+    return ReleasesOnStop.pin(topology, cpus);
   }
 }
