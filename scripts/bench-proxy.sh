@@ -2,6 +2,7 @@
 # Proxy-overhead benchmark: direct containerd against the same calls through crigate, in one run.
 # Usage: bash scripts/bench-proxy.sh [harness options, e.g. --pods 50 --iterations 5000]
 # Brings up the local infra (registry, images, containerd) if needed and prints a markdown report (also written to $CRIGATE_BENCH_REPORT if set).
+# Every call is also made through a socat byte relay (the floor of any hop), so socat must be installed (scripts/infra/install-deps.sh).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

@@ -18,7 +18,7 @@ commands=(
   scancel:slurm-client srun:slurm-client sacctmgr:slurm-client
   mariadbd:mariadb-server mariadb:mariadb-client mariadb-install-db:mariadb-server
   sshd:openssh-server ssh-keygen:openssh-client podman:podman
-  ss:iproute2 pgrep:procps ps:procps setsid:util-linux useradd:passwd chpasswd:passwd
+  socat:socat ss:iproute2 pgrep:procps ps:procps setsid:util-linux useradd:passwd chpasswd:passwd
 )
 problems=0
 problem() { echo "[check-deps] MISSING: $*"; problems=$((problems + 1)); }

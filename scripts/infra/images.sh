@@ -5,10 +5,13 @@
 #   a, b   base plus one small file each: both share base's layer (for layer-aware scheduling tests)
 #   pause  base with an entrypoint that sleeps until SIGTERM/SIGINT (containerd's sandbox image)
 #   demo   base plus /demo.sh: prints a few lines, then sleeps until stopped
+#   jre    base plus glibc and a Java runtime cut by jlink from the build JDK: the base of crigate's
+#          own OCI image (crigate-cli's `oci-image` profile), since no public registry is reachable
 set -euo pipefail
-. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+. "$here/lib.sh"
 registry=${CRIGATE_REGISTRY:-127.0.0.1:5000}
-images=(base a b pause demo)
+images=(base a b pause demo jre)
 oci_accept='application/vnd.oci.image.manifest.v1+json,application/vnd.docker.distribution.manifest.v2+json'
 
 pushed() { curl -sf -o /dev/null -H "Accept: $oci_accept" "http://$registry/v2/crigate/$1/manifests/v1"; }
@@ -67,6 +70,25 @@ while :; do sleep 3600 & wait $!; done
 DEMO
 )"
 umoci config --image oci:demo --config.cmd /bin/sh --config.cmd /demo.sh
+
+# The modules `jdeps --print-module-deps` reports for crigate-cli and its runtime dependencies
+# (rerun it when a dependency is added; CrigateImageIT fails if a needed module is missing).
+jre_modules=java.base,java.compiler,java.desktop,java.instrument,java.management,java.naming,java.net.http
+jre_modules+=,java.rmi,java.security.jgss,java.sql,jdk.httpserver,jdk.jfr,jdk.unsupported,jdk.crypto.ec
+. "$here/../lib/java.sh"
+umoci unpack --image oci:base bundle-jre >/dev/null
+# The runtime's own libraries (ldd of bin/java and lib/server/libjvm.so), plus libgcc_s and libz
+# for the native parts of Netty and sqlite-jdbc.
+mkdir -p bundle-jre/rootfs/lib/x86_64-linux-gnu bundle-jre/rootfs/lib64
+for lib in libc.so.6 libm.so.6 libdl.so.2 libpthread.so.0 librt.so.1 libgcc_s.so.1 libz.so.1; do
+  cp -L "/lib/x86_64-linux-gnu/$lib" bundle-jre/rootfs/lib/x86_64-linux-gnu/
+done
+cp -L /lib64/ld-linux-x86-64.so.2 bundle-jre/rootfs/lib64/
+"$JAVA_HOME/bin/jlink" --add-modules "$jre_modules" --output bundle-jre/rootfs/opt/java \
+  --strip-debug --no-header-files --no-man-pages
+umoci repack --image oci:jre bundle-jre
+umoci config --image oci:jre --config.env PATH=/opt/java/bin:/bin --config.env JAVA_HOME=/opt/java \
+  --clear=config.cmd --config.cmd java --config.cmd -version
 
 for name in "${images[@]}"; do
   skopeo copy --quiet --dest-tls-verify=false "oci:oci:$name" "docker://$registry/crigate/$name:v1"

@@ -6,6 +6,8 @@ packages=(containerd runc docker-registry umoci skopeo busybox-static curl)
 packages+=(iproute2 procps)
 # htpasswd, for the registry client's basic-auth test against a real registry
 packages+=(apache2-utils)
+# the proxy benchmark's floor: a plain byte relay between client and containerd (scripts/bench-proxy.sh)
+packages+=(socat)
 # Slurm single node with accounting, slurmrestd and sshd (scripts/infra/slurm-up.sh)
 packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd slurm-wlm-jwt-plugin mariadb-server openssh-server openssh-client)
 # the slurm backend's podman image runner, run for real by PodmanRunnerIT
@@ -17,6 +19,8 @@ packages+=(protobuf-compiler)
 # Go 1.19 and the libraries Kubernetes streams with (spdystream, gorilla/websocket): StreamingIT builds
 # its remotecommand client from crigate-it/src/test/go in GOPATH mode
 packages+=(golang-github-docker-spdystream-dev golang-github-gorilla-websocket-dev)
+# HelmChartIT renders deploy/helm/crigate with text/template and sprig, the library Helm uses (no helm in Debian 12)
+packages+=(golang-github-masterminds-sprig-dev golang-gopkg-yaml.v3-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")

@@ -53,6 +53,8 @@ export CRIGATE_IMAGE_BASE=$registry/crigate/base:v1
 export CRIGATE_IMAGE_A=$registry/crigate/a:v1
 export CRIGATE_IMAGE_B=$registry/crigate/b:v1
 export CRIGATE_IMAGE_DEMO=$registry/crigate/demo:v1
+export CRIGATE_IMAGE_JRE=$registry/crigate/jre:v1
+export CRIGATE_IMAGE_CRIGATE=$registry/crigate/crigate:dev
 ENV
   # Keep lines other scripts (slurm-up.sh) appended on an earlier run.
   if [ -f "$CRIGATE_INFRA_DIR/env" ]; then

@@ -10,6 +10,10 @@ import java.util.List;
 final class BenchmarkReport {
 
   private static final double MIB = 1024.0 * 1024.0;
+  /** The sides of a latency row, by name. */
+  static final String RELAY = "relay";
+  static final String CRIGATE = "crigate";
+  static final String BASELINE = "baseline";
 
   record Lifecycle(Samples direct, Samples viaCrigate) {
     double ratio() {
@@ -59,17 +63,21 @@ final class BenchmarkReport {
         .append(", Java ").append(Runtime.version()).append(", runtime ").append(runtimeEndpoint).append("\n")
         .append("Load average (1/5/15 min) at start ").append(loadAtStart).append(", at end ").append(loadAverage())
         .append("\n\n");
-    boolean baseline = latencies.stream().anyMatch(r -> r.viaBaseline().isPresent());
-    md.append("| call | n | direct p50 µs | via crigate p50 µs | added p50 µs | direct p99 µs | via crigate p99 µs | added p99 µs | crigate CPU µs/call |");
-    md.append(baseline ? " baseline build added p50 / p99 µs |\n" : "\n");
-    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|").append(baseline ? "---:|\n" : "\n");
+    boolean baseline = latencies.stream().anyMatch(r -> r.sides().stream().anyMatch(side -> side.name().equals(BASELINE)));
+    md.append("| call | n | direct p50 µs | relay p50 µs | via crigate p50 µs | relay added p50 µs | crigate added p50 µs"
+        + " | direct p99 µs | relay added p99 µs | crigate added p99 µs | relay CPU µs/call | crigate CPU µs/call |");
+    md.append(baseline ? " baseline build added p50 / p99 µs, CPU µs/call |\n" : "\n");
+    md.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|").append(baseline ? "---:|\n" : "\n");
     for (PairedLatency.Result r : latencies) {
-      md.append("| %s | %d | %.0f | %.0f | **%.0f** | %.0f | %.0f | **%.0f** | %.0f |".formatted(r.call(),
-          r.direct().count(), r.direct().percentileMicros(50), r.viaCrigate().percentileMicros(50), r.addedP50Micros(),
-          r.direct().percentileMicros(99), r.viaCrigate().percentileMicros(99), r.addedP99Micros(),
-          r.cpuNanosPerCall() / 1000));
-      r.viaBaseline().ifPresent(b -> md.append(" %.0f / %.0f |".formatted(
-          b.percentileMicros(50) - r.direct().percentileMicros(50), b.percentileMicros(99) - r.direct().percentileMicros(99))));
+      md.append("| %s | %d | %.0f | %.0f | %.0f | %.0f | **%.0f** | %.0f | %.0f | **%.0f** | %.0f | %.0f |".formatted(r.call(),
+          r.direct().count(), r.direct().percentileMicros(50), r.side(RELAY).samples().percentileMicros(50),
+          r.side(CRIGATE).samples().percentileMicros(50), r.addedMicros(RELAY, 50), r.addedMicros(CRIGATE, 50),
+          r.direct().percentileMicros(99), r.addedMicros(RELAY, 99), r.addedMicros(CRIGATE, 99),
+          r.side(RELAY).cpuNanosPerCall() / 1000, r.side(CRIGATE).cpuNanosPerCall() / 1000));
+      if (baseline) {
+        md.append(" %.0f / %.0f, %.0f |".formatted(r.addedMicros(BASELINE, 50), r.addedMicros(BASELINE, 99),
+            r.side(BASELINE).cpuNanosPerCall() / 1000));
+      }
       md.append("\n");
     }
     md.append("\n| measure | value |\n|---|---:|\n");

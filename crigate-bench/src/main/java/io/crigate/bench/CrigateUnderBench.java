@@ -90,23 +90,9 @@ final class CrigateUnderBench implements AutoCloseable {
     throw new IOException("no VmRSS for pid " + process.pid());
   }
 
-  /**
-   * CPU time the crigate JVM has used, summed over its threads from the scheduler's nanosecond
-   * accounting ({@code /proc/<pid>/task/<tid>/schedstat}); {@code /proc/<pid>/stat} counts in 10 ms
-   * ticks, too coarse for a call that costs tens of microseconds.
-   */
+  /** CPU time the crigate JVM has used, all its threads (JIT and GC included). */
   long cpuNanos() throws IOException {
-    long total = 0;
-    try (var tasks = Files.list(Path.of("/proc", Long.toString(process.pid()), "task"))) {
-      for (Path task : tasks.toList()) {
-        try {
-          total += Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split(" ")[0]);
-        } catch (IOException exited) {
-          // A thread that ended between listing and reading; its time is gone from the sum either way.
-        }
-      }
-    }
-    return total;
+    return ProcessCpu.nanos(process.pid());
   }
 
   @Override

@@ -75,17 +75,17 @@ public final class NriHostedLatencyBenchmark {
       com.sun.management.OperatingSystemMXBean os =
           (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
       PairedLatency.Result r = PairedLatency.measure("CreateContainer adjustment step", () -> sink(REQUEST),
-          new PairedLatency.Side(() -> sink(adjust(chain)), os::getProcessCpuTime), java.util.Optional.empty(),
-          warmup, iterations);
+          List.of(new PairedLatency.Side("plugin", () -> sink(adjust(chain)), os::getProcessCpuTime)), warmup, iterations);
+      PairedLatency.Measured withPlugin = r.side("plugin");
       System.out.printf(Locale.ROOT, "CreateContainer, one hosted NRI plugin vs none, %d calls each, %s, %d cores%n%n",
           iterations, System.getProperty("java.vm.name") + " " + Runtime.version(), Runtime.getRuntime().availableProcessors());
       System.out.println("| case | p50 µs | p99 µs |");
       System.out.println("|---|---:|---:|");
       System.out.printf(Locale.ROOT, "| no plugin | %.1f | %.1f |%n", r.direct().percentileMicros(50), r.direct().percentileMicros(99));
-      System.out.printf(Locale.ROOT, "| one hosted plugin | %.1f | %.1f |%n", r.viaCrigate().percentileMicros(50),
-          r.viaCrigate().percentileMicros(99));
+      System.out.printf(Locale.ROOT, "| one hosted plugin | %.1f | %.1f |%n", withPlugin.samples().percentileMicros(50),
+          withPlugin.samples().percentileMicros(99));
       System.out.printf(Locale.ROOT, "%nadded p50: %.1f µs, added p99: %.1f µs; crigate CPU per call with the plugin: %.1f µs%n",
-          r.addedP50Micros(), r.addedP99Micros(), r.cpuNanosPerCall() / 1000);
+          r.addedMicros("plugin", 50), r.addedMicros("plugin", 99), withPlugin.cpuNanosPerCall() / 1000);
     } finally {
       plugin.getOutputStream().close();
       plugin.waitFor(10, TimeUnit.SECONDS);

@@ -1,31 +1,38 @@
 package io.crigate.bench;
 
-import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
 
 /**
- * Measures the same call directly against the runtime and through crigate (and, when given, through
- * a baseline crigate build) in alternating blocks, so drift on a shared 2-core machine (GC, JIT,
- * other processes) lands on every side alike.
+ * Measures the same call directly against the runtime and through one or more intermediaries
+ * (crigate, a baseline crigate build, a plain byte relay) in alternating blocks, so drift on a
+ * shared 2-core machine (GC, JIT, other processes) lands on every side alike.
  */
 final class PairedLatency {
 
   private static final int BLOCK = 100;
 
+  /** An intermediary under measurement: its name in the report, how to call through it, and its process's CPU time. */
+  record Side(String name, TimedCall call, CpuClock cpu) {}
+
   /**
-   * @param cpuNanosPerCall crigate's own CPU time (user + system) over its timed calls, per call
+   * What one side measured.
+   *
+   * @param cpuNanosPerCall the side's own CPU time (user + system) over its timed calls, per call
    */
-  record Result(String call, Samples direct, Samples viaCrigate, Optional<Samples> viaBaseline, double cpuNanosPerCall) {
-    double addedP50Micros() {
-      return viaCrigate.percentileMicros(50) - direct.percentileMicros(50);
+  record Measured(String name, Samples samples, double cpuNanosPerCall) {}
+
+  record Result(String call, Samples direct, List<Measured> sides) {
+    Measured side(String name) {
+      return sides.stream().filter(side -> side.name().equals(name)).findFirst()
+          .orElseThrow(() -> new NoSuchElementException("no side " + name));
     }
 
-    double addedP99Micros() {
-      return viaCrigate.percentileMicros(99) - direct.percentileMicros(99);
+    double addedMicros(String side, double percentile) {
+      return side(side).samples().percentileMicros(percentile) - direct.percentileMicros(percentile);
     }
   }
-
-  /** A crigate side: how to call it and how to read its process's CPU time. */
-  record Side(TimedCall call, CpuClock cpu) {}
 
   @FunctionalInterface
   interface CpuClock {
@@ -34,36 +41,34 @@ final class PairedLatency {
 
   private PairedLatency() {}
 
-  static Result measure(String call, TimedCall direct, Side viaCrigate, Optional<Side> baseline, int warmup,
-      int iterations) throws Exception {
+  static Result measure(String call, TimedCall direct, List<Side> sides, int warmup, int iterations) throws Exception {
     for (int i = 0; i < warmup; i++) {
       direct.run();
-      viaCrigate.call().run();
-      if (baseline.isPresent()) {
-        baseline.get().call().run();
+      for (Side side : sides) {
+        side.call().run();
       }
     }
     Samples directSamples = new Samples();
-    Samples viaSamples = new Samples();
-    Samples baselineSamples = new Samples();
-    long cpu = 0;
+    List<Samples> sideSamples = sides.stream().map(side -> new Samples()).toList();
+    long[] cpu = new long[sides.size()];
     for (int done = 0; done < iterations; done += BLOCK) {
       int block = Math.min(BLOCK, iterations - done);
       for (int i = 0; i < block; i++) {
         directSamples.add(direct.time());
       }
-      long before = viaCrigate.cpu().cpuNanos();
-      for (int i = 0; i < block; i++) {
-        viaSamples.add(viaCrigate.call().time());
-      }
-      cpu += viaCrigate.cpu().cpuNanos() - before;
-      if (baseline.isPresent()) {
+      for (int s = 0; s < sides.size(); s++) {
+        Side side = sides.get(s);
+        long before = side.cpu().cpuNanos();
         for (int i = 0; i < block; i++) {
-          baselineSamples.add(baseline.get().call().time());
+          sideSamples.get(s).add(side.call().time());
         }
+        cpu[s] += side.cpu().cpuNanos() - before;
       }
     }
-    return new Result(call, directSamples, viaSamples, baseline.map(unused -> baselineSamples),
-        (double) cpu / Math.max(1, iterations));
+    List<Measured> measured = new ArrayList<>();
+    for (int s = 0; s < sides.size(); s++) {
+      measured.add(new Measured(sides.get(s).name(), sideSamples.get(s), (double) cpu[s] / Math.max(1, iterations)));
+    }
+    return new Result(call, directSamples, List.copyOf(measured));
   }
 }

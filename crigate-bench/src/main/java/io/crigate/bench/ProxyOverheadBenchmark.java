@@ -10,15 +10,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
  * Direct containerd against the same calls through crigate, in one run on one machine: cheap-call
- * latency, pod lifecycle time, crigate's memory, and its time from start to serving.
+ * latency, pod lifecycle time, crigate's memory, and its time from start to serving. Every call is
+ * also made through a plain byte relay ({@link ByteRelay}), the floor any userspace hop costs here.
  */
 @Command(name = "proxy-overhead", mixinStandardHelpOptions = true,
     description = "Measures what crigate adds between a CRI client and containerd.")
@@ -58,7 +59,7 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
   Path report;
 
   @Option(names = "--baseline-repository",
-      description = "another crigate checkout (e.g. main) measured in the same run, interleaved, as a third side")
+      description = "another crigate checkout (e.g. main) measured in the same run, interleaved, as one more side")
   Path baselineRepository;
 
   @Option(names = "--crigate-config", description = "crigate's --config file, e.g. one that enables metrics")
@@ -73,32 +74,38 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
     BenchmarkReport out = new BenchmarkReport();
     out.startsToServing(timedStarts());
     try (CriClient direct = CriClient.connect(runtimeEndpoint);
+        ByteRelay relay = ByteRelay.start(workDir.resolve("relay"), runtimeEndpoint);
         CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint, crigateConfig);
         CrigateUnderBench baseline = baselineRepository == null ? null
             : CrigateUnderBench.start(baselineRepository.toAbsolutePath(), workDir.resolve("baseline"), runtimeEndpoint, null)) {
-      Optional<CrigateUnderBench> other = Optional.ofNullable(baseline);
+      List<Via> sides = new ArrayList<>(List.of(
+          new Via(BenchmarkReport.RELAY, relay::client, relay::cpuNanos),
+          new Via(BenchmarkReport.CRIGATE, crigate::client, crigate::cpuNanos)));
+      if (baseline != null) {
+        sides.add(new Via(BenchmarkReport.BASELINE, baseline::client, baseline::cpuNanos));
+      }
       PodFleet viaFleet = new PodFleet(crigate.client(), image, workDir.resolve("logs"));
       PodFleet directFleet = new PodFleet(direct, image, workDir.resolve("logs"));
       viaFleet.pullImage();
       // Warm both paths before the idle reading so the JIT and pools are in their steady shape.
       VersionRequest version = VersionRequest.getDefaultInstance();
       Call<?> versionCall = client -> client.runtime(CHEAP_CALL_DEADLINE).version(version);
-      measure("Version", direct, crigate, other, versionCall, warmup, 1);
+      measure("Version", direct, sides, versionCall, warmup, 1);
       out.idleRss(crigate.residentBytes());
       long baselineIdle = baseline == null ? 0 : baseline.residentBytes();
 
       List<PodFleet.Pod> running = viaFleet.start(pods);
       try {
         List<PairedLatency.Result> results = new ArrayList<>();
-        results.add(measure("Version", direct, crigate, other, versionCall, warmup, iterations));
+        results.add(measure("Version", direct, sides, versionCall, warmup, iterations));
         ContainerStatusRequest status = ContainerStatusRequest.newBuilder().setContainerId(running.getFirst().containerId()).build();
-        results.add(measure("ContainerStatus", direct, crigate, other,
+        results.add(measure("ContainerStatus", direct, sides,
             client -> client.runtime(CHEAP_CALL_DEADLINE).containerStatus(status), warmup, iterations));
         PodSandboxStatusRequest sandbox = PodSandboxStatusRequest.newBuilder().setPodSandboxId(running.getFirst().sandboxId()).build();
-        results.add(measure("PodSandboxStatus", direct, crigate, other,
+        results.add(measure("PodSandboxStatus", direct, sides,
             client -> client.runtime(CHEAP_CALL_DEADLINE).podSandboxStatus(sandbox), warmup, iterations));
         ListContainersRequest list = ListContainersRequest.getDefaultInstance();
-        results.add(measure("ListContainers (%d pods)".formatted(pods), direct, crigate, other,
+        results.add(measure("ListContainers (%d pods)".formatted(pods), direct, sides,
             client -> client.runtime(CHEAP_CALL_DEADLINE).listContainers(list), warmup / 4, iterations / 5));
         out.latencies(results);
         out.loadedRss(pods, crigate.residentBytes());
@@ -140,14 +147,14 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
     R on(CriClient client);
   }
 
-  private static PairedLatency.Result measure(String name, CriClient direct, CrigateUnderBench crigate,
-      Optional<CrigateUnderBench> baseline, Call<?> call, int warmup, int iterations) throws Exception {
-    return PairedLatency.measure(name, () -> call.on(direct), side(crigate, call), baseline.map(other -> side(other, call)),
-        warmup, iterations);
-  }
+  /** An intermediary between the harness and the runtime: its name in the report, its client, its CPU clock. */
+  private record Via(String name, Supplier<CriClient> client, PairedLatency.CpuClock cpu) {}
 
-  private static PairedLatency.Side side(CrigateUnderBench crigate, Call<?> call) {
-    return new PairedLatency.Side(() -> call.on(crigate.client()), crigate::cpuNanos);
+  private static PairedLatency.Result measure(String name, CriClient direct, List<Via> sides, Call<?> call, int warmup,
+      int iterations) throws Exception {
+    return PairedLatency.measure(name, () -> call.on(direct),
+        sides.stream().map(via -> new PairedLatency.Side(via.name(), () -> call.on(via.client().get()), via.cpu())).toList(),
+        warmup, iterations);
   }
 
   private BenchmarkReport.Lifecycle measureLifecycles(PodFleet direct, PodFleet via) throws Exception {

@@ -7,6 +7,7 @@ import io.crigate.core.config.ConfigFlags;
 import io.crigate.core.config.ConfigLoader;
 import io.crigate.core.config.GatewayConfig;
 import io.crigate.hooks.HostCgroups;
+import io.crigate.hooks.ListSchedule;
 import io.crigate.hooks.StandaloneReconciler;
 import io.crigate.spi.Backend;
 import io.crigate.spi.CrigateException;
@@ -19,6 +20,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
@@ -62,14 +64,22 @@ final class HooksReconcilerCommand implements Callable<Integer> {
   Path procRoot;
 
   @Option(names = "--poll", paramLabel = "DURATION", defaultValue = "1s",
-      description = "How often to list containers while the runtime sends no container events (default ${DEFAULT-VALUE}).")
+      description = "While the runtime sends no container events and no new container appeared for this long: "
+          + "how often to list, and the longest a new container waits for its settings, the reconcile included "
+          + "(default ${DEFAULT-VALUE}).")
   String poll;
+
+  @Option(names = "--busy-poll", paramLabel = "DURATION", defaultValue = "250ms",
+      description = "The same while containers keep appearing (default ${DEFAULT-VALUE}; at most --poll).")
+  String busyPoll;
 
   @Override
   public Integer call() throws InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
     GatewayConfig gatewayConfig;
+    ListSchedule schedule;
     try {
+      schedule = listSchedule();
       gatewayConfig = ConfigLoader.load(new ConfigFlags(config, null, null, remoteRuntimeEndpoints, null, null, null,
           null, null));
     } catch (CrigateException.InvalidArgument e) {
@@ -81,9 +91,9 @@ final class HooksReconcilerCommand implements Callable<Integer> {
     AtomicReference<StandaloneReconciler> current = new AtomicReference<>();
     try (Backend runtime = runtime(gatewayConfig, eventLoops);
         PluginChain engine = new PluginChain(List.of(
-            RuntimeHooks.engine(gatewayConfig.hooks(), changed -> current.get().resyncAll())));
+            RuntimeHooks.engine(gatewayConfig.hooks(), Optional.empty(), changed -> current.get().resyncAll())));
         StandaloneReconciler reconciler = new StandaloneReconciler(runtime, engine,
-            HostCgroups.at(cgroupRoot, procRoot), Durations.positive("--poll", poll),
+            HostCgroups.at(cgroupRoot, procRoot), schedule,
             RuntimeHooks.settings(gatewayConfig.hooks()).resync(), Clock.systemUTC(),
             (id, adjustment, sinceStart) -> log.debug("container {} reconciled {} after start: {}", id, sinceStart, adjustment))) {
       current.set(reconciler);
@@ -101,6 +111,14 @@ final class HooksReconcilerCommand implements Callable<Integer> {
       return ServeCommand.EXIT_START_FAILED;
     } finally {
       EventLoops.shutdown(eventLoops, 2);
+    }
+  }
+
+  private ListSchedule listSchedule() {
+    try {
+      return new ListSchedule(Durations.positive("--poll", poll), Durations.positive("--busy-poll", busyPoll));
+    } catch (IllegalArgumentException e) {
+      throw new CrigateException.InvalidArgument("--poll " + poll + ", --busy-poll " + busyPoll + ": " + e.getMessage());
     }
   }
 

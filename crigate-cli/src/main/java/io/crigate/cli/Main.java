@@ -14,7 +14,7 @@ public final class Main {
   private Main() {}
 
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(SeedServe.execute(commandLine(), args, System.getenv()));
   }
 
   /** The full command tree; tests execute it without exiting the JVM. */
@@ -31,6 +31,7 @@ public final class Main {
     cli.addSubcommand(new InterlinkApiCommand());
     cli.addSubcommand(new VirtualNodeCommand());
     cli.addSubcommand(new HooksReconcilerCommand());
+    cli.addSubcommand(new MigrateCommand());
     cli.setParameterExceptionHandler(Main::usageError);
     return cli;
   }

@@ -3,7 +3,9 @@ package io.crigate.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.hooks.HookMode;
 import io.crigate.hooks.HookSettings;
+import io.crigate.hooks.HostCgroups;
 import io.crigate.hooks.KoordinatorHooks;
+import io.crigate.hooks.PodCgroupWriter;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -18,6 +20,9 @@ final class RuntimeHooks {
 
   private static final Logger log = LoggerFactory.getLogger(RuntimeHooks.class);
   static final String SECTION = "hooks";
+  /** Where serve and nri-plugin find the pod cgroups: they run on the node, as the kubelet does. */
+  private static final Path CGROUP_ROOT = Path.of("/sys/fs/cgroup");
+  private static final Path PROC_ROOT = Path.of("/proc");
 
   private RuntimeHooks() {}
 
@@ -35,17 +40,21 @@ final class RuntimeHooks {
     if (section.isMissingNode() || settings(section).mode() != door) {
       return Optional.empty();
     }
-    return Optional.of(engine(section, changed -> {}));
+    return Optional.of(engine(section, Optional.of(new PodCgroupWriter(HostCgroups.at(CGROUP_ROOT, PROC_ROOT))),
+        changed -> {}));
   }
 
   /**
    * The hook engine, following the live file when the section names one.
    *
+   * @param podCgroups where proxy and NRI mode write pod-level values; empty in standalone mode, whose
+   *     reconciler writes them
    * @param changed told after each live change was swapped in (standalone mode re-applies then)
    */
-  static KoordinatorHooks engine(JsonNode section, Consumer<HookSettings> changed) {
+  static KoordinatorHooks engine(JsonNode section, Optional<PodCgroupWriter> podCgroups,
+      Consumer<HookSettings> changed) {
     HookSettings initial = settings(section);
-    KoordinatorHooks hooks = new KoordinatorHooks(initial.chain());
+    KoordinatorHooks hooks = new KoordinatorHooks(initial.chain(), podCgroups);
     String file = LiveSection.configFile(section);
     if (!file.isEmpty()) {
       hooks.closeWith(LiveSection.watch(SECTION, Path.of(file), section, merged -> {

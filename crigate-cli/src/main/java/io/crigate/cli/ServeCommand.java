@@ -1,5 +1,7 @@
 package io.crigate.cli;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.core.Gateway;
 import io.crigate.core.config.ConfigFlags;
 import io.crigate.core.config.ConfigLoader;
@@ -18,10 +20,12 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongConsumer;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -44,6 +48,9 @@ final class ServeCommand implements Callable<Integer> {
 
   @Spec
   CommandSpec spec;
+
+  /** Settings translated from a multi-cri or CRI Resource Manager command line ({@link SeedServe}). */
+  ObjectNode translated = JsonNodeFactory.instance.objectNode();
 
   @Option(names = "--config", paramLabel = "FILE", description = "YAML configuration file; flags override its values.")
   String config;
@@ -86,7 +93,7 @@ final class ServeCommand implements Callable<Integer> {
     AtomicBoolean serving = new AtomicBoolean();
     Logging logging;
     try {
-      gatewayConfig = ConfigLoader.load(flags());
+      gatewayConfig = ConfigLoader.load(flags(), translated);
       logging = Logging.parse(gatewayConfig.logLevel(), gatewayConfig.logging());
       logging.apply(null);
       MetricsSettings metrics = MetricsSettings.parse(gatewayConfig.metrics());
@@ -94,14 +101,18 @@ final class ServeCommand implements Callable<Integer> {
       PrometheusRegistry registry = new PrometheusRegistry();
       Map<String, BackendFactory> factories = Backends.factories();
       List<ServerInterceptor> interceptors = List.of();
+      LongConsumer ownershipWrites = nanos -> {};
       if (metrics.enabled()) {
         // Only when enabled: without metrics the fast path carries no interceptor and no proxy at all.
-        factories = new MeteredBackends(registry).wrap(factories);
+        MeteredBackends metered = new MeteredBackends(registry);
+        factories = metered.wrap(factories);
+        ownershipWrites = metered.ownershipWrites();
         interceptors = List.of(new RpcMetrics(registry));
         metricsServer = MetricsServer.start(metrics, registry, serving::get);
       }
       gateway = Gateway.start(gatewayConfig, factories, new Gateway.Extensions(
-          LayerAwareImages.factory(gatewayConfig.images()), AdjustmentPluginsConfig.of(gatewayConfig), streams, registry, interceptors));
+          LayerAwareImages.factory(gatewayConfig.images()), AdjustmentPluginsConfig.of(gatewayConfig), streams, registry, interceptors,
+          ownershipWrites));
       serving.set(true);
     } catch (CrigateException.InvalidArgument e) {
       err.println("crigate serve: " + e.getMessage());
@@ -113,12 +124,15 @@ final class ServeCommand implements Callable<Integer> {
       LoggerFactory.getLogger(ServeCommand.class).debug("start failed", e);
       return EXIT_START_FAILED;
     }
-    reloadLoggingOnHangup(logging);
+    Optional<SystemdNotify> systemd = SystemdNotify.fromEnvironment();
+    systemd.ifPresent(notify -> notify.send("READY=1\nSTATUS=serving CRI on " + gatewayConfig.socket()));
+    reloadLoggingOnHangup(logging, systemd);
     CountDownLatch stopped = new CountDownLatch(1);
     StreamingServer startedStreams = streams;
     MetricsServer startedMetrics = metricsServer;
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("crigate-shutdown").unstarted(() -> {
       serving.set(false);
+      systemd.ifPresent(notify -> notify.send("STOPPING=1"));
       gateway.close();
       closeQuietly(startedStreams, startedMetrics);
       stopped.countDown();
@@ -143,18 +157,21 @@ final class ServeCommand implements Callable<Integer> {
    * SIGHUP ({@code systemctl reload crigate}) re-reads the configuration and applies its logging
    * section and logLevel: debug output for one component without a restart. Other changes need one.
    */
-  private void reloadLoggingOnHangup(Logging initial) {
+  private void reloadLoggingOnHangup(Logging initial, Optional<SystemdNotify> systemd) {
     AtomicReference<Logging> current = new AtomicReference<>(initial);
     org.slf4j.Logger log = LoggerFactory.getLogger(ServeCommand.class);
     Signal.handle(new Signal("HUP"), signal -> {
+      // systemctl status shows "reloading" between RELOADING=1 and the READY=1 that ends it.
+      systemd.ifPresent(notify -> notify.send("RELOADING=1"));
       try {
-        GatewayConfig reread = ConfigLoader.load(flags());
+        GatewayConfig reread = ConfigLoader.load(flags(), translated);
         Logging next = Logging.parse(reread.logLevel(), reread.logging());
         next.apply(current.getAndSet(next));
         log.info("SIGHUP: log levels now root={} {}", next.root(), next.levels());
       } catch (RuntimeException e) {
         log.warn("SIGHUP: configuration not reloaded, log levels unchanged: {}", e.getMessage());
       }
+      systemd.ifPresent(notify -> notify.send("READY=1"));
     });
   }
 

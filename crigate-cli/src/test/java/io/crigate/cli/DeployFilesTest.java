@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The deploy/ and examples/ files crigate ships, read as what they claim to be, without helm: the
  * node configuration of the Helm chart must be one crigate starts with, and the manifests must have
- * the shape Kubernetes expects. The templates themselves are rendered in HelmChartIT.
+ * the shape Kubernetes expects. The templates themselves are rendered in crigate-it's HelmChartIT.
  */
 class DeployFilesTest {
 
@@ -76,6 +76,7 @@ class DeployFilesTest {
     assertThat(values.path("node").path("enabled").isBoolean()).isTrue();
     assertThat(values.path("extender").path("enabled").isBoolean()).isTrue();
     assertThat(values.path("extender").path("port").isInt()).isTrue();
+    assertThat(values.path("virtualNode").path("enabled").asBoolean(true)).as("the virtual node is opt-in").isFalse();
     for (JsonNode runtimeClass : values.path("runtimeClasses")) {
       assertThat(runtimeClass.path("name").asText()).matches(DNS_LABEL);
       assertThat(runtimeClass.path("handler").asText()).matches(DNS_LABEL);
@@ -114,9 +115,9 @@ class DeployFilesTest {
    * that exists here, since verify checks it.
    */
   @Test
-  void theSystemdUnitIsValidHardenedAndWaitsForTheSocket(@TempDir Path dir) throws Exception {
+  void theSystemdUnitIsValidHardenedAndWaitsForReadiness(@TempDir Path dir) throws Exception {
     String unit = Files.readString(ROOT.resolve("deploy/systemd/crigate.service"));
-    assertThat(unit).contains("ExecStartPost=").contains("[ -S /run/crigate/crigate.sock ]")
+    assertThat(unit).contains("Type=notify").contains("NotifyAccess=main").doesNotContain("ExecStartPost=")
         .contains("ExecReload=/bin/kill -HUP $MAINPID").contains("Before=kubelet.service");
     Path copy = dir.resolve("crigate.service");
     Files.writeString(copy, unit.replace("/opt/crigate/bin/crigate", "/bin/true"));

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,7 +74,7 @@ class RuntimeHooksTest {
   void aChangedConfigFileSwapsTheHooksLiveAndABadOneIsIgnored() throws Exception {
     Path file = dir.resolve("hooks.yaml");
     List<HookSettings> changes = new CopyOnWriteArrayList<>();
-    try (KoordinatorHooks hooks = RuntimeHooks.engine(json("{\"configFile\":\"%s\"}".formatted(file)), changes::add)) {
+    try (KoordinatorHooks hooks = RuntimeHooks.engine(json("{\"configFile\":\"%s\"}".formatted(file)), Optional.empty(), changes::add)) {
       assertThat(hookNames(hooks)).hasSize(4);
 
       replace(file, "QoSClass: {enabled: false}\nGPUEnvInject: {enabled: false}\n");

@@ -68,47 +68,41 @@ final class BackendCalls implements AutoCloseable {
   }
 
   private <Q, R> CompletionStage<R> bounded(Backend backend, BackendCall<Q, R> call, Q request, Optional<Duration> allowance) {
-    if (allowance.isEmpty()) {
-      return start(backend, call, request).handle((value, failure) -> {
-        if (failure != null) {
-          Throwable cause = unwrap(failure);
-          throw cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
-        }
-        return value;
-      });
-    }
-    Duration timeout = allowance.get();
     Context caller = Context.current();
-    Context.CancellableContext bounded = caller.withDeadline(Deadline.after(timeout.toNanos(), TimeUnit.NANOSECONDS), timers);
-    Context previous = bounded.attach();
     CompletableFuture<R> reply;
     try {
-      reply = start(backend, call, request).toCompletableFuture();
+      reply = start(backend, call, request, allowance).toCompletableFuture();
     } catch (RuntimeException e) {
       reply = CompletableFuture.failedFuture(e);
-    } finally {
-      bounded.detach(previous);
-    }
-    if (blockingExecutors.containsKey(backend.name())) {
-      // A blocking backend may ignore the context's deadline; the caller must not wait past it.
-      reply = reply.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
     return reply.handle((value, failure) -> {
-      bounded.cancel(null);
-      if (failure != null) {
-        throw explain(backend, call.rpc(), timeout, unwrap(failure), caller);
+      if (failure == null) {
+        return value;
       }
-      return value;
+      Throwable cause = unwrap(failure);
+      if (allowance.isPresent()) {
+        throw explain(backend, call.rpc(), allowance.get(), cause, caller);
+      }
+      throw cause instanceof RuntimeException runtime ? runtime : new CompletionException(cause);
     });
   }
 
-  private <Q, R> CompletionStage<R> start(Backend backend, BackendCall<Q, R> call, Q request) {
+  /**
+   * A backend with an asynchronous form gets the allowance as its call's own deadline: one timer,
+   * armed on the event loop by grpc, and no derived context per call. A blocking backend runs in a
+   * context bounded by the allowance, and the caller stops waiting when it passes even if the
+   * backend ignores the context.
+   */
+  private <Q, R> CompletionStage<R> start(Backend backend, BackendCall<Q, R> call, Q request, Optional<Duration> allowance) {
     Optional<AsyncCalls> async = backend.async();
     if (async.isPresent()) {
-      return async.get().call(call.method(), request);
+      return async.get().call(call.method(), request, allowance);
     }
-    Context context = Context.current();
-    return CompletableFuture.supplyAsync(() -> {
+    Context caller = Context.current();
+    Optional<Context.CancellableContext> bounded = allowance.map(timeout ->
+        caller.withDeadline(Deadline.after(timeout.toNanos(), TimeUnit.NANOSECONDS), timers));
+    Context context = bounded.<Context>map(c -> c).orElse(caller);
+    CompletableFuture<R> reply = CompletableFuture.supplyAsync(() -> {
       Context previous = context.attach();
       try {
         return call.blocking().apply(backend, request);
@@ -116,6 +110,10 @@ final class BackendCalls implements AutoCloseable {
         context.detach(previous);
       }
     }, blockingExecutors.get(backend.name()));
+    if (allowance.isPresent()) {
+      reply = reply.orTimeout(allowance.get().toNanos(), TimeUnit.NANOSECONDS);
+    }
+    return reply.whenComplete((value, failure) -> bounded.ifPresent(c -> c.cancel(null)));
   }
 
   /**

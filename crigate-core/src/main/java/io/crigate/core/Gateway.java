@@ -32,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -81,7 +82,7 @@ public final class Gateway implements AutoCloseable {
   public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories,
       ImageObserver.Factory imageObservers, AdjustmentPlugins plugins) {
     return start(config, factories,
-        new Extensions(imageObservers, plugins, Streams.NONE, new PrometheusRegistry(), List.of()));
+        new Extensions(imageObservers, plugins, Streams.NONE, new PrometheusRegistry(), List.of(), nanos -> {}));
   }
 
   /**
@@ -94,9 +95,10 @@ public final class Gateway implements AutoCloseable {
    * @param metrics the registry backends put their metrics in
    * @param interceptors outermost first, around error mapping and dump (e.g. call metrics, which must
    *     see the status errors were mapped to)
+   * @param ownershipWriteNanos hears how long each committed write of the gateway's own records took
    */
   public record Extensions(ImageObserver.Factory imageObservers, AdjustmentPlugins plugins, Streams streams,
-      PrometheusRegistry metrics, List<ServerInterceptor> interceptors) {}
+      PrometheusRegistry metrics, List<ServerInterceptor> interceptors, LongConsumer ownershipWriteNanos) {}
 
   public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories, Extensions extensions) {
     ImageObserver.Factory imageObservers = extensions.imageObservers();
@@ -113,7 +115,7 @@ public final class Gateway implements AutoCloseable {
       // changes threads, and one thread keeps up with a node's CRI traffic (docs/benchmarks.md).
       EventLoopGroup eventLoops = EventLoops.epoll(IO_THREADS, "crigate-io");
       running.push(() -> EventLoops.shutdown(eventLoops, 2));
-      GatewayState state = GatewayState.open(config.stateDir());
+      GatewayState state = GatewayState.open(config.stateDir(), extensions.ownershipWriteNanos());
       running.push(state);
       Map<String, Backend> backends = new LinkedHashMap<>();
       Map<String, BackendTimeouts> timeouts = new LinkedHashMap<>();

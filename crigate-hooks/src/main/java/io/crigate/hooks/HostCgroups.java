@@ -90,9 +90,15 @@ public final class HostCgroups {
     r.memoryLimit().ifPresent(m -> writeFile(dirs.of("memory").resolve("memory.limit_in_bytes"), Long.toString(m)));
   }
 
+  /** The cgroup's directory; a path that climbs out of the hierarchy (".." in a cgroup parent) is refused. */
   private Path dir(String controller, String cgroupPath) {
     String relative = cgroupPath.startsWith("/") ? cgroupPath.substring(1) : cgroupPath;
-    return v2 ? cgroupRoot.resolve(relative) : cgroupRoot.resolve(controller).resolve(relative);
+    Path hierarchy = v2 ? cgroupRoot : cgroupRoot.resolve(controller);
+    Path dir = hierarchy.resolve(relative).normalize();
+    if (!dir.startsWith(hierarchy.normalize())) {
+      throw new UncheckedIOException(new IOException("cgroup path '%s' leaves %s".formatted(cgroupPath, hierarchy)));
+    }
+    return dir;
   }
 
   /** Controller → path from {@code /proc/<pid>/cgroup}; v2's single line is under the key "". */

@@ -9,6 +9,7 @@ import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
@@ -29,10 +30,18 @@ public final class KoordinatorHooks implements AdjustmentPlugin {
   private static final Logger log = LoggerFactory.getLogger(KoordinatorHooks.class);
 
   private volatile HookChain chain;
+  private final Optional<PodCgroupWriter> podCgroups;
   private final List<AutoCloseable> closeWith = new CopyOnWriteArrayList<>();
 
+  /** For standalone mode, whose reconciler writes the pod cgroup itself. */
   public KoordinatorHooks(HookChain chain) {
+    this(chain, Optional.empty());
+  }
+
+  /** @param podCgroups where proxy and NRI mode write PreRunPodSandbox's pod-level values */
+  public KoordinatorHooks(HookChain chain, Optional<PodCgroupWriter> podCgroups) {
     this.chain = chain;
+    this.podCgroups = podCgroups;
   }
 
   /** Swaps in a new hook list; calls already running finish with the old one. */
@@ -77,7 +86,9 @@ public final class KoordinatorHooks implements AdjustmentPlugin {
 
   @Override
   public PluginResult runPodSandbox(PodContext pod) {
-    return pod(Stage.PRE_RUN_POD_SANDBOX, pod);
+    PluginResult result = pod(Stage.PRE_RUN_POD_SANDBOX, pod);
+    podCgroups.ifPresent(writer -> writer.write(pod, result.adjustment().resources()));
+    return result;
   }
 
   @Override

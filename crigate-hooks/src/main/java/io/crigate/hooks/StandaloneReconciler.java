@@ -19,6 +19,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,7 +29,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Standalone mode: Koordinator's hooks applied after the fact, asynchronously. Containers are found
- * through the runtime's GetContainerEvents stream, and by listing every {@code poll} while no
+ * through the runtime's GetContainerEvents stream, and by listing on a {@link ListSchedule} while no
  * stream is available (containerd before 1.7 has none) plus every {@code resync} regardless, which
  * also restores values someone changed by hand. Each new or resynced container runs through the
  * adjustment engine as if it were being created ({@link PluginChain#runPodSandbox},
@@ -49,7 +50,7 @@ public final class StandaloneReconciler implements AutoCloseable {
   private final RuntimeBackend runtime;
   private final PluginChain engine;
   private final HostCgroups host;
-  private final Duration poll;
+  private final ListSchedule schedule;
   private final Duration resync;
   private final Clock clock;
   private final Listener listener;
@@ -72,13 +73,20 @@ public final class StandaloneReconciler implements AutoCloseable {
   private volatile boolean toldNoEvents;
   private Thread worker;
   private long lastFullResyncNanos;
+  /** When a list last found a container it had not seen: the schedule lists faster for a while after. */
+  private volatile long lastNewNanos = System.nanoTime() - Duration.ofDays(1).toNanos();
+  /** How long the last list and the reconciles it queued took, for the schedule. */
+  private volatile long lastWorkNanos;
+  /** When the list whose reconciles are still queued began; 0 when none are. */
+  private volatile long pendingListNanos;
+  private volatile boolean firstPassDone;
 
-  public StandaloneReconciler(RuntimeBackend runtime, PluginChain engine, HostCgroups host, Duration poll,
+  public StandaloneReconciler(RuntimeBackend runtime, PluginChain engine, HostCgroups host, ListSchedule schedule,
       Duration resync, Clock clock, Listener listener) {
     this.runtime = runtime;
     this.engine = engine;
     this.host = host;
-    this.poll = poll;
+    this.schedule = schedule;
     this.resync = resync;
     this.clock = clock;
     this.listener = listener;
@@ -87,7 +95,7 @@ public final class StandaloneReconciler implements AutoCloseable {
   public void start() {
     worker = Thread.ofVirtual().name("hooks-reconcile").start(this::work);
     subscribe();
-    timer.scheduleWithFixedDelay(this::tick, 0, poll.toMillis(), TimeUnit.MILLISECONDS);
+    timer.execute(this::tick);
   }
 
   /** Forgets what was applied so the next pass re-applies everything: after a live configuration change. */
@@ -96,14 +104,29 @@ public final class StandaloneReconciler implements AutoCloseable {
     timer.execute(() -> list(true));
   }
 
+  /** Lists when due and schedules the next tick from this one's start, so the list's own time counts. */
   private void tick() {
-    boolean full = System.nanoTime() - lastFullResyncNanos >= resync.toNanos();
-    if (full || !eventsLive.get()) {
-      list(full);
+    long began = System.nanoTime();
+    try {
+      boolean full = began - lastFullResyncNanos >= resync.toNanos();
+      if (full || !eventsLive.get()) {
+        list(full);
+      }
+    } finally {
+      // with events, ticks only look for a due resync
+      Duration interval = eventsLive.get() ? schedule.idle()
+          : schedule.interval(Duration.ofNanos(began - lastNewNanos), Duration.ofNanos(lastWorkNanos));
+      long wait = began + interval.toNanos() - System.nanoTime();
+      try {
+        timer.schedule(this::tick, Math.max(0, wait), TimeUnit.NANOSECONDS);
+      } catch (RejectedExecutionException e) {
+        // closed
+      }
     }
   }
 
   private void list(boolean full) {
+    long began = System.nanoTime();
     try {
       var containers = runtime.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList();
       Map<String, ContainerState> live = containers.stream()
@@ -113,10 +136,18 @@ public final class StandaloneReconciler implements AutoCloseable {
       live.forEach((id, state) -> {
         Applied last = applied.get(id);
         // a container first seen before it started gets its process-level settings once it runs
+        if (last == null) {
+          lastNewNanos = began;
+        }
         if (full || last == null || (!last.running() && state == ContainerState.CONTAINER_RUNNING)) {
           enqueue(id);
         }
       });
+      if (queued.isEmpty()) {
+        listWorkDone(began);
+      } else {
+        pendingListNanos = began;
+      }
       if (full) {
         lastFullResyncNanos = System.nanoTime();
       }
@@ -157,13 +188,23 @@ public final class StandaloneReconciler implements AutoCloseable {
       return;
     }
     if (wasLive) {
-      log.warn("standalone hooks: container event stream {}; listing every {} until it is back", how, poll);
+      log.warn("standalone hooks: container event stream {}; listing ({}) until it is back", how, schedule);
     } else if (!toldNoEvents) {
       toldNoEvents = true;
-      log.info("standalone hooks: runtime offers no container events ({}); listing every {}, asking again every {}",
-          how, poll, resync);
+      log.info("standalone hooks: runtime offers no container events ({}); listing ({}), asking again every {}",
+          how, schedule, resync);
     }
     timer.schedule(this::subscribe, resync.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** A list and the reconciles it queued are done: their time goes to the schedule; the first is reported. */
+  private void listWorkDone(long listStartNanos) {
+    lastWorkNanos = System.nanoTime() - listStartNanos;
+    if (!firstPassDone) {
+      firstPassDone = true;
+      log.info("standalone hooks: first pass done, {} containers in force after {} ms", applied.size(),
+          Duration.ofNanos(lastWorkNanos).toMillis());
+    }
   }
 
   private void enqueue(String id) {
@@ -185,6 +226,11 @@ public final class StandaloneReconciler implements AutoCloseable {
         reconcile(id);
       } catch (RuntimeException e) {
         log.warn("standalone hooks: container {} not reconciled: {}", id, e.getMessage());
+      }
+      long listed = pendingListNanos;
+      if (listed != 0 && queued.isEmpty()) {
+        pendingListNanos = 0;
+        listWorkDone(listed);
       }
     }
   }

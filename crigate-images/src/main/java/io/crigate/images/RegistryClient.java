@@ -34,7 +34,7 @@ public final class RegistryClient {
 
   public RegistryClient(RegistryClientConfig config) {
     this(config, HttpClient.newBuilder()
-        .connectTimeout(config.timeout())
+        .connectTimeout(config.connectTimeout())
         .followRedirects(HttpClient.Redirect.NORMAL)
         .build(), Clock.systemUTC());
   }
@@ -55,8 +55,13 @@ public final class RegistryClient {
    * @throws CrigateException.NotFound the registry has no such image, or none for the platform
    * @throws CrigateException.Unavailable the registry cannot be reached or failed
    * @throws CrigateException.FailedPrecondition access refused, digest mismatch, unusable manifest
+   * @throws CrigateException.PermissionDenied the image's registry is not on the allow-list (nothing was sent)
    */
   public ImageLayers layers(ImageRef image) {
+    if (!config.allows(image)) {
+      throw new CrigateException.PermissionDenied("registry %s is not on the registry allow-list (images.registry.allowedRegistries)"
+          .formatted(image.registry()));
+    }
     String digest = image.digest() != null ? image.digest() : cachedTag(image);
     if (digest != null) {
       ImageLayers cached = byDigest.get(digest);

@@ -15,14 +15,20 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
-import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * GETs from the distribution API with whatever authentication the registry asks for: none, Basic,
  * or a Bearer token fetched from the realm its challenge names. Tokens are kept per registry and
  * scope until shortly before they expire.
+ *
+ * <p>Every exchange is bounded: {@link RegistryClientConfig#timeout()} for all of it, body included,
+ * and {@link #MAX_RESPONSE_BYTES} of body. Tokens and which registries want Basic are kept in
+ * LRU caches, since the registries and repositories asked about are whatever pods name.
  *
  * <p>Secrets stay in request headers only: messages and logs name the registry and repository,
  * never a credential, a token or a token endpoint's answer.
@@ -38,18 +44,22 @@ final class RegistryTransport {
   private static final Duration DEFAULT_TOKEN_LIFETIME = Duration.ofSeconds(60);
   private static final Duration TOKEN_EXPIRY_MARGIN = Duration.ofSeconds(5);
   private static final Base64.Encoder BASE64 = Base64.getEncoder();
+  /** The distribution registry refuses manifests above 4 MiB; no manifest or token answer needs more. */
+  static final long MAX_RESPONSE_BYTES = 4L * 1024 * 1024;
 
   private final HttpClient http;
   private final RegistryClientConfig config;
   private final Clock clock;
   private final ObjectMapper json = new ObjectMapper();
-  private final Map<String, Token> tokens = new ConcurrentHashMap<>();
-  private final Map<String, Boolean> basicRegistries = new ConcurrentHashMap<>();
+  private final BoundedCache<String, Token> tokens;
+  private final BoundedCache<String, Boolean> basicRegistries;
 
   RegistryTransport(HttpClient http, RegistryClientConfig config, Clock clock) {
     this.http = http;
     this.config = config;
     this.clock = clock;
+    this.tokens = new BoundedCache<>(config.cachedTokens());
+    this.basicRegistries = new BoundedCache<>(config.cachedTokens());
   }
 
   Response get(ImageRef image, String path, String accept) {
@@ -90,7 +100,7 @@ final class RegistryTransport {
     if (token != null && clock.instant().isBefore(token.expires())) {
       return Optional.of("Bearer " + token.value());
     }
-    if (basicRegistries.containsKey(image.apiHost())) {
+    if (basicRegistries.get(image.apiHost()) != null) {
       return credentials(image).map(RegistryTransport::basic);
     }
     return Optional.empty();
@@ -118,7 +128,7 @@ final class RegistryTransport {
     if (!challenge.param("service").isEmpty()) {
       query.append("&service=").append(encode(challenge.param("service")));
     }
-    String realm = TokenRealm.check(image, challenge.param("realm"), plainHttp(image.apiHost())).toString();
+    String realm = TokenRealm.check(image, challenge.param("realm"), plainHttp(image.apiHost()), config.tokenRealms()).toString();
     URI uri = URI.create(realm + (realm.contains("?") ? "&" : "?") + query);
     HttpResponse<byte[]> response = send(image, uri, "application/json", credentials(image).map(RegistryTransport::basic));
     if (response.statusCode() != 200) {
@@ -142,13 +152,24 @@ final class RegistryTransport {
   }
 
   private HttpResponse<byte[]> send(ImageRef image, URI uri, String accept, Optional<String> authorization) {
-    HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(config.timeout()).header("Accept", accept).GET();
+    HttpRequest.Builder request = HttpRequest.newBuilder(uri).header("Accept", accept).GET();
     authorization.ifPresent(value -> request.header("Authorization", value));
+    // HttpRequest's own timeout ends with the headers on JDK 21 (JDK-8208693 extends it to the body
+    // only later); a body trickled byte by byte would hold the caller, so one deadline covers all
+    CompletableFuture<HttpResponse<byte[]>> exchange = http.sendAsync(request.build(), BoundedBody.upTo(MAX_RESPONSE_BYTES));
     try {
-      return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-    } catch (IOException e) {
-      throw new CrigateException.Unavailable("registry %s unreachable: %s".formatted(image.registry(), e.getClass().getSimpleName()), e);
+      return exchange.get(config.timeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      exchange.cancel(true);
+      throw new CrigateException.Unavailable("registry %s did not answer within %d s".formatted(image.registry(), config.timeout().toSeconds()), e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof BoundedBody.TooLarge) {
+        throw new CrigateException.FailedPrecondition("registry %s answered %s with more than %d bytes: refusing it"
+            .formatted(image.registry(), image.repository(), MAX_RESPONSE_BYTES));
+      }
+      throw new CrigateException.Unavailable("registry %s unreachable: %s".formatted(image.registry(), e.getCause().getClass().getSimpleName()), e.getCause());
     } catch (InterruptedException e) {
+      exchange.cancel(true);
       Thread.currentThread().interrupt();
       throw new CrigateException.Unavailable("interrupted while asking registry " + image.registry(), e);
     }

@@ -5,20 +5,22 @@ import io.crigate.spi.ImageRef;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * Where a registry's Bearer challenge may send crigate for a token. The token request carries the
- * registry's configured credentials, so a realm is followed only on the registry's own site: its
- * host, or a host sharing its last two DNS labels (Docker Hub's {@code auth.docker.io} for
- * {@code registry-1.docker.io}, GitLab's {@code gitlab.com} for {@code registry.gitlab.com}), and
- * over https unless the registry itself is spoken to over plain http. Anything else is refused
- * before a byte is sent.
+ * registry's configured credentials, and the challenge is the registry's to write, so a realm is
+ * followed only on the registry's own host (any port) or on a host the configuration allows
+ * ({@link RegistryClientConfig#tokenRealms()}: {@code auth.docker.io} for Docker Hub by default),
+ * and over https unless the registry itself is spoken to over plain http. Anything else is refused
+ * before a byte is sent: a realm is otherwise a way to make crigate connect wherever a registry
+ * says.
  */
 final class TokenRealm {
 
   private TokenRealm() {}
 
-  static URI check(ImageRef image, String realm, boolean registryPlainHttp) {
+  static URI check(ImageRef image, String realm, boolean registryPlainHttp, Set<String> allowedRealms) {
     URI uri;
     try {
       uri = new URI(realm);
@@ -29,33 +31,19 @@ final class TokenRealm {
     if (uri.getHost() == null || !scheme.equals("https") && !(scheme.equals("http") && registryPlainHttp)) {
       throw refused(image, realm, registryPlainHttp ? "it is not an http(s) URL" : "it is not an https URL");
     }
-    String registryHost = URI.create("http://" + image.apiHost()).getHost();
-    if (!sameSite(uri.getHost().toLowerCase(Locale.ROOT), registryHost.toLowerCase(Locale.ROOT))) {
-      throw refused(image, realm, "it is not on the registry's own site, and the token request would carry the "
-          + "registry's credentials there");
+    String realmHost = uri.getHost().toLowerCase(Locale.ROOT);
+    String registryHost = URI.create("http://" + image.apiHost()).getHost().toLowerCase(Locale.ROOT);
+    if (!realmHost.equals(registryHost) && !allowed(uri, allowedRealms)) {
+      throw refused(image, realm, "it is neither on the registry's own host nor on the token realm allow-list "
+          + "(images.registry.tokenRealms), and the token request would carry the registry's credentials there");
     }
     return uri;
   }
 
-  private static boolean sameSite(String realmHost, String registryHost) {
-    if (realmHost.equals(registryHost)) {
-      return true;
-    }
-    if (isIpLiteral(realmHost) || isIpLiteral(registryHost)) {
-      return false;
-    }
-    String site = lastTwoLabels(registryHost);
-    return site.contains(".") && lastTwoLabels(realmHost).equals(site);
-  }
-
-  private static boolean isIpLiteral(String host) {
-    return host.startsWith("[") || host.chars().allMatch(c -> Character.isDigit(c) || c == '.');
-  }
-
-  private static String lastTwoLabels(String host) {
-    int last = host.lastIndexOf('.');
-    int previous = last < 0 ? -1 : host.lastIndexOf('.', last - 1);
-    return host.substring(previous + 1);
+  private static boolean allowed(URI realm, Set<String> allowedRealms) {
+    String host = realm.getHost().toLowerCase(Locale.ROOT);
+    return allowedRealms.stream().map(entry -> entry.toLowerCase(Locale.ROOT))
+        .anyMatch(entry -> entry.equals(host) || realm.getPort() >= 0 && entry.equals(host + ":" + realm.getPort()));
   }
 
   private static CrigateException.FailedPrecondition refused(ImageRef image, String realm, String why) {

@@ -25,6 +25,7 @@ class RegistryClientConfigTest {
     Files.writeString(secret, "from-file\n");
     var settings = json.readTree("""
         {"platform":"linux/arm64/v8","insecure":["reg.lan:5000"],"tagTtlSeconds":30,"cachedImages":10,"timeoutSeconds":3,
+         "allowedRegistries":["ghcr.io","reg.lan:5000"],"tokenRealms":["gitlab.com"],"cachedTokens":7,"connectTimeoutSeconds":2,
          "credentials":{"ghcr.io":{"username":"u1","password":"inline"},"quay.io":{"username":"u2","passwordFile":"%s"}}}"""
         .formatted(secret));
 
@@ -35,6 +36,10 @@ class RegistryClientConfigTest {
     assertThat(config.tagTtl()).isEqualTo(Duration.ofSeconds(30));
     assertThat(config.cachedImages()).isEqualTo(10);
     assertThat(config.timeout()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(config.allowedRegistries()).isEqualTo(Set.of("ghcr.io", "reg.lan:5000"));
+    assertThat(config.tokenRealms()).isEqualTo(Set.of("gitlab.com"));
+    assertThat(config.cachedTokens()).isEqualTo(7);
+    assertThat(config.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
     assertThat(config.credentials().get("ghcr.io")).isEqualTo(new RegistryCredentials("u1", "inline"));
     assertThat(config.credentials().get("quay.io")).isEqualTo(new RegistryCredentials("u2", "from-file"));
     assertThat(config.toString()).doesNotContain("inline").doesNotContain("from-file");
@@ -43,6 +48,18 @@ class RegistryClientConfigTest {
   @Test
   void anAbsentSectionMeansDefaults() {
     assertThat(RegistryClientConfig.fromSettings(json.missingNode())).isEqualTo(RegistryClientConfig.defaults());
+  }
+
+  /** The gateway's node images were pulled already and allow any registry; the extender's base allows none. */
+  @Test
+  void absentListsKeepTheBasesAndGivenOnesReplaceThem() throws Exception {
+    var none = RegistryClientConfig.defaults().withAllowedRegistries(Set.of());
+    assertThat(RegistryClientConfig.defaults().allowedRegistries()).containsExactly(RegistryClientConfig.ANY_REGISTRY);
+    assertThat(RegistryClientConfig.defaults().tokenRealms()).containsExactly("auth.docker.io");
+    assertThat(RegistryClientConfig.fromSettings(json.readTree("{\"platform\":\"linux/arm64\"}"), none).allowedRegistries()).isEmpty();
+    var replaced = RegistryClientConfig.fromSettings(json.readTree("{\"allowedRegistries\":[\"quay.io\"],\"tokenRealms\":[]}"));
+    assertThat(replaced.allowedRegistries()).containsExactly("quay.io");
+    assertThat(replaced.tokenRealms()).isEmpty();
   }
 
   record Case(String name, String settings, String message) {
@@ -56,6 +73,10 @@ class RegistryClientConfigTest {
     return Stream.of(
         new Case("platform without arch", "{\"platform\":\"linux\"}", "os/arch"),
         new Case("zero ttl", "{\"tagTtlSeconds\":0}", "tagTtlSeconds"),
+        new Case("zero token cache", "{\"cachedTokens\":0}", "cachedTokens"),
+        new Case("negative connect timeout", "{\"connectTimeoutSeconds\":-1}", "connectTimeoutSeconds"),
+        new Case("allow-list not a list", "{\"allowedRegistries\":\"docker.io\"}", "allowedRegistries must be a list"),
+        new Case("realm not a host", "{\"tokenRealms\":[3]}", "tokenRealms: entry 3 is not a host"),
         new Case("login without user", "{\"credentials\":{\"r.io\":{\"password\":\"hunter2\"}}}", "r.io: username missing"),
         new Case("login without password", "{\"credentials\":{\"r.io\":{\"username\":\"u\"}}}", "password or passwordFile"),
         new Case("unreadable password file", "{\"credentials\":{\"r.io\":{\"username\":\"u\",\"passwordFile\":\"/nonexistent/pw\"}}}", "unreadable"));

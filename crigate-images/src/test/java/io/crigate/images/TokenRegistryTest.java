@@ -7,20 +7,32 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.crigate.spi.CrigateException;
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.util.ArrayList;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.time.Duration;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * The Bearer challenge flow against a test-only registry front and token endpoint (docker-registry
  * here can only do Basic without a JWT-issuing service). The same server serves a tampered
- * manifest for the digest check and counts fetches for the cache.
+ * manifest for the digest check, counts fetches for the caches, and misbehaves on request: tag
+ * {@code slow} trickles its body a byte at a time, {@code huge} and {@code huge-chunked} send 5 MiB.
  */
 class TokenRegistryTest {
 
@@ -40,6 +52,9 @@ class TokenRegistryTest {
   private final List<String> tokenQueries = new CopyOnWriteArrayList<>();
   private final AtomicInteger manifestFetches = new AtomicInteger();
   private final AtomicInteger tokenRequests = new AtomicInteger();
+  private final AtomicInteger registryRequests = new AtomicInteger();
+  private final ExecutorService handlers = Executors.newCachedThreadPool();
+  private volatile boolean stopped;
   /** The realm the registry names; a test may point it at another host. */
   private volatile String realm;
 
@@ -48,14 +63,18 @@ class TokenRegistryTest {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     host = "127.0.0.1:" + server.getAddress().getPort();
     server.createContext("/token", this::token);
-    server.createContext("/v2/team/app/manifests/", this::manifest);
+    server.createContext("/v2/", this::manifest);
+    server.setExecutor(handlers);
     server.start();
     realm = "http://%s/token".formatted(host);
   }
 
   @AfterEach
-  void stop() {
+  void stop() throws InterruptedException {
+    stopped = true;
     server.stop(0);
+    handlers.shutdownNow();
+    handlers.awaitTermination(10, TimeUnit.SECONDS);
   }
 
   private void token(HttpExchange exchange) throws IOException {
@@ -70,14 +89,46 @@ class TokenRegistryTest {
   }
 
   private void manifest(HttpExchange exchange) throws IOException {
+    registryRequests.incrementAndGet();
+    String repository = exchange.getRequestURI().getPath().replaceFirst("^/v2/(.*)/manifests/.*$", "$1");
     if (!("Bearer " + TOKEN).equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
       exchange.getResponseHeaders().add("WWW-Authenticate",
-          "Bearer realm=\"%s\",service=\"test-registry\",scope=\"repository:team/app:pull\"".formatted(realm));
+          "Bearer realm=\"%s\",service=\"test-registry\",scope=\"repository:%s:pull\"".formatted(realm, repository));
       reply(exchange, 401, new byte[0], null);
       return;
     }
     manifestFetches.incrementAndGet();
     String reference = exchange.getRequestURI().getPath().replaceFirst(".*/manifests/", "");
+    switch (reference) {
+      case "slow" -> trickle(exchange);
+      case "huge" -> reply(exchange, 200, new byte[5 << 20], null);
+      case "huge-chunked" -> {
+        exchange.sendResponseHeaders(200, 0);
+        try (var out = exchange.getResponseBody()) {
+          out.write(new byte[5 << 20]);
+        } catch (IOException refused) {
+          // the client stops reading at its limit
+        }
+      }
+      default -> serve(exchange, reference);
+    }
+  }
+
+  /** Headers at once, then one byte every 200 ms: only a deadline on the whole exchange ends it. */
+  private void trickle(HttpExchange exchange) throws IOException {
+    exchange.sendResponseHeaders(200, MANIFEST.length);
+    try (var out = exchange.getResponseBody()) {
+      for (int i = 0; i < MANIFEST.length && !stopped; i++) {
+        out.write(MANIFEST[i]);
+        out.flush();
+        Thread.sleep(200);
+      }
+    } catch (IOException | InterruptedException gone) {
+      // the client gave up, or the test ended
+    }
+  }
+
+  private void serve(HttpExchange exchange, String reference) throws IOException {
     // "tampered" announces a digest the bytes do not have
     String announced = reference.equals("tampered") ? "sha256:" + "f".repeat(64) : DIGEST;
     reply(exchange, 200, MANIFEST, announced);
@@ -95,7 +146,11 @@ class TokenRegistryTest {
   }
 
   private RegistryClient client(String password) {
-    return new RegistryClient(RegistryClientConfig.defaults().withCredentials(host, new RegistryCredentials(USER, password)));
+    return new RegistryClient(config(password));
+  }
+
+  private RegistryClientConfig config(String password) {
+    return RegistryClientConfig.defaults().withCredentials(host, new RegistryCredentials(USER, password));
   }
 
   @Test
@@ -117,7 +172,7 @@ class TokenRegistryTest {
 
     assertThatThrownBy(() -> client(PASSWORD).layers(host + "/team/app:v1"))
         .isInstanceOf(CrigateException.FailedPrecondition.class)
-        .hasMessageContaining(realm).hasMessageContaining("not on the registry's own site")
+        .hasMessageContaining(realm).hasMessageContaining("neither on the registry's own host nor on the token realm allow-list")
         .hasMessageNotContaining(PASSWORD);
     assertThat(tokenRequests).hasValue(0);
   }
@@ -166,5 +221,98 @@ class TokenRegistryTest {
         .isInstanceOf(CrigateException.FailedPrecondition.class)
         .hasMessageContaining(host)
         .satisfies(e -> assertThat(String.valueOf(e) + e.getCause()).doesNotContain(wrong));
+  }
+
+  /** Issue 16 item 11: a realm elsewhere is followed once the configuration allows its host. */
+  @Test
+  void aRealmOnAnAllowListedHostIsFollowed() {
+    realm = "http://localhost:%d/token".formatted(server.getAddress().getPort());
+    var client = new RegistryClient(config(PASSWORD).withTokenRealms(Set.of("localhost:" + server.getAddress().getPort())));
+
+    assertThat(client.layers(host + "/team/app:v1").digest()).isEqualTo(DIGEST);
+    assertThat(tokenRequests).hasValue(1);
+  }
+
+  /** Issue 16 item 11: the registry a pod names is contacted only if the allow-list has it. */
+  @Test
+  void aRegistryOffTheAllowListIsNeverContacted() {
+    var client = new RegistryClient(config(PASSWORD).withAllowedRegistries(Set.of("registry.example.org")));
+
+    assertThatThrownBy(() -> client.layers(host + "/team/app:v1"))
+        .isInstanceOf(CrigateException.PermissionDenied.class)
+        .hasMessageContaining(host).hasMessageContaining("allow-list");
+    assertThat(registryRequests).hasValue(0);
+    assertThat(new RegistryClient(config(PASSWORD).withAllowedRegistries(Set.of(host))).layers(host + "/team/app:v1").digest())
+        .isEqualTo(DIGEST);
+  }
+
+  /** Issue 16 item 11: one token per repository asked about, so the map of them evicts. */
+  @Test
+  void tokensBeyondTheCacheSizeAreEvictedAndFetchedAgain() {
+    var defaults = RegistryClientConfig.defaults();
+    var client = new RegistryClient(config(PASSWORD).withLimits(1, defaults.connectTimeout(), defaults.timeout()));
+
+    client.layers(host + "/team/app:v1");
+    client.layers(host + "/team/web:v1");
+    client.layers(host + "/team/app:v2");
+
+    // a cache of two or more would have reused team/app's token
+    assertThat(tokenQueries).containsExactly("scope=repository:team/app:pull&service=test-registry",
+        "scope=repository:team/web:pull&service=test-registry", "scope=repository:team/app:pull&service=test-registry");
+  }
+
+  /** Issue 16 item 11: the deadline covers the body, not only the headers. */
+  @Test
+  @Timeout(60)
+  void aBodyTrickledForeverEndsAtTheDeadline() {
+    var defaults = RegistryClientConfig.defaults();
+    var client = new RegistryClient(config(PASSWORD).withLimits(defaults.cachedTokens(), defaults.connectTimeout(), Duration.ofSeconds(1)));
+
+    assertThatThrownBy(() -> client.layers(host + "/team/app:slow"))
+        .isInstanceOf(CrigateException.Unavailable.class)
+        .hasMessageContaining("did not answer within 1 s");
+  }
+
+  /** Issue 16 item 11: a manifest is read up to 4 MiB, whether its length is announced or not. */
+  @Test
+  void aManifestAboveTheLimitIsRefusedUnparsed() {
+    for (String tag : List.of("huge", "huge-chunked")) {
+      assertThatThrownBy(() -> client(PASSWORD).layers(host + "/team/app:" + tag)).as(tag)
+          .isInstanceOf(CrigateException.FailedPrecondition.class)
+          .hasMessageContaining("more than " + RegistryTransport.MAX_RESPONSE_BYTES + " bytes");
+    }
+  }
+
+  /**
+   * Issue 16 item 11: a registry that never completes the TCP handshake ends at the connect
+   * timeout, well before the exchange's deadline. Its listen queue is filled first, so the kernel
+   * drops further SYNs.
+   */
+  @Test
+  @Timeout(60)
+  void aRegistryThatNeverAcceptsEndsAtTheConnectTimeout() throws Exception {
+    List<Socket> queued = new ArrayList<>();
+    try (ServerSocket neverAccepts = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      for (int i = 0; i < 16; i++) {
+        Socket socket = new Socket();
+        try {
+          socket.connect(neverAccepts.getLocalSocketAddress(), 500);
+          queued.add(socket);
+        } catch (SocketTimeoutException full) {
+          socket.close();
+          break;
+        }
+      }
+      var defaults = RegistryClientConfig.defaults();
+      var client = new RegistryClient(defaults.withLimits(defaults.cachedTokens(), Duration.ofSeconds(1), Duration.ofSeconds(45)));
+
+      assertThatThrownBy(() -> client.layers("127.0.0.1:" + neverAccepts.getLocalPort() + "/team/app:v1"))
+          .isInstanceOf(CrigateException.Unavailable.class)
+          .hasMessageContaining("HttpConnectTimeoutException");
+    } finally {
+      for (Socket socket : queued) {
+        socket.close();
+      }
+    }
   }
 }

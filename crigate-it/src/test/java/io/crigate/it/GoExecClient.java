@@ -6,11 +6,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -25,8 +23,6 @@ final class GoExecClient {
   record Result(int processExit, String stdout, String stderr, int exitCode, String message, String clientError) {}
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Path GOPATH_SYSTEM = Path.of("/usr/share/gocode");
-
   private final Path binary;
 
   private GoExecClient(Path binary) {
@@ -34,25 +30,8 @@ final class GoExecClient {
   }
 
   static GoExecClient build(Path outputDir) throws IOException, InterruptedException {
-    Path source = Infra.repositoryRoot().resolve("crigate-it/src/test/go");
-    if (!Files.isDirectory(GOPATH_SYSTEM.resolve("src/github.com/docker/spdystream"))) {
-      throw new IllegalStateException("golang-github-docker-spdystream-dev is not installed: run scripts/infra/install-deps.sh");
-    }
-    Files.createDirectories(outputDir);
-    Path binary = outputDir.resolve("crigateexec").toAbsolutePath();
-    ProcessBuilder build = new ProcessBuilder("go", "build", "-o", binary.toString(), "crigateexec")
-        .redirectErrorStream(true);
-    Map<String, String> env = build.environment();
-    env.put("GO111MODULE", "off");
-    env.put("GOPATH", source + ":" + GOPATH_SYSTEM);
-    env.put("GOCACHE", outputDir.resolve("go-cache").toAbsolutePath().toString());
-    env.put("GOFLAGS", "");
-    Process process = build.start();
-    String log = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    if (!process.waitFor(5, TimeUnit.MINUTES) || process.exitValue() != 0) {
-      throw new IllegalStateException("go build of crigateexec failed:\n" + log);
-    }
-    return new GoExecClient(binary);
+    return new GoExecClient(GoProgram.build(outputDir, "crigateexec", "github.com/docker/spdystream",
+        "golang-github-docker-spdystream-dev"));
   }
 
   private static String text(InputStream stream) {

@@ -15,11 +15,13 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 
 /**
@@ -30,6 +32,9 @@ import java.util.stream.Collectors;
  * gets its durable store timed ({@link MeteredDurableStore}).
  */
 public final class MeteredBackends {
+
+  /** The store label of the gateway's own records; backends' stores carry the backend's name. */
+  public static final String GATEWAY_STORE = "crigate";
 
   private final Histogram latency;
   private final Gauge up;
@@ -43,6 +48,14 @@ public final class MeteredBackends {
         .help("1 when the backend's last call was answered (even with an error), 0 when it was unavailable")
         .labelNames("backend").register(registry);
     writes = new MeteredDurableStore.Writes(registry);
+  }
+
+  /**
+   * The gateway's own ownership writes (sandbox and container records), timed in the same histogram
+   * as the backends' stores under store {@value #GATEWAY_STORE}.
+   */
+  public LongConsumer ownershipWrites() {
+    return writes.nanosOf(GATEWAY_STORE);
   }
 
   public Map<String, BackendFactory> wrap(Map<String, BackendFactory> factories) {
@@ -121,11 +134,11 @@ public final class MeteredBackends {
     }
 
     @Override
-    public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request) {
+    public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request, Optional<Duration> timeout) {
       long start = System.nanoTime();
       DistributionDataPoint point = byMethod.computeIfAbsent(method,
           m -> latency.labelValues(name, m.getBareMethodName()));
-      return calls.call(method, request).whenComplete((reply, failure) -> {
+      return calls.call(method, request, timeout).whenComplete((reply, failure) -> {
         point.observe((System.nanoTime() - start) / 1e9);
         up.labelValues(name).set(failure != null && unavailable(failure) ? 0 : 1);
       });

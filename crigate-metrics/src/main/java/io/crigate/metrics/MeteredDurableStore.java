@@ -7,6 +7,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.prometheus.metrics.model.snapshots.Unit;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.LongConsumer;
 
 /** A {@link DurableStore} whose writes (each one a committed transaction) are timed. */
 final class MeteredDurableStore implements DurableStore {
@@ -23,6 +24,12 @@ final class MeteredDurableStore implements DurableStore {
 
     DurableStore of(String store, DurableStore delegate) {
       return new MeteredDurableStore(delegate, latency.labelValues(store));
+    }
+
+    /** Observes durations in nanoseconds under {@code store}, for writes that are not a DurableStore's. */
+    LongConsumer nanosOf(String store) {
+      DistributionDataPoint point = latency.labelValues(store);
+      return nanos -> point.observe(nanos / 1e9);
     }
   }
 

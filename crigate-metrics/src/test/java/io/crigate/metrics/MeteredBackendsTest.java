@@ -22,6 +22,7 @@ import io.prometheus.metrics.model.snapshots.Labels;
 import java.lang.reflect.Proxy;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -39,7 +40,7 @@ class MeteredBackendsTest {
   private final class Remote implements AsyncCalls {
     @Override
     @SuppressWarnings("unchecked")
-    public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request) {
+    public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request, Optional<Duration> timeout) {
       if (down.get()) {
         return CompletableFuture.failedFuture(Status.UNAVAILABLE.withDescription("refused").asRuntimeException());
       }
@@ -85,15 +86,15 @@ class MeteredBackendsTest {
 
     backend.version(VersionRequest.getDefaultInstance());
     AsyncCalls async = backend.async().orElseThrow();
-    async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance()).toCompletableFuture().join();
-    async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance()).toCompletableFuture().join();
+    async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance(), Optional.empty()).toCompletableFuture().join();
+    async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance(), Optional.empty()).toCompletableFuture().join();
 
     assertThat(calls("Version")).isEqualTo(1);
     assertThat(calls("Status")).as("the fast path is measured too").isEqualTo(2);
     assertThat(up()).isEqualTo(1);
 
     down.set(true);
-    assertThatThrownBy(() -> async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance())
+    assertThatThrownBy(() -> async.call(RuntimeServiceGrpc.getStatusMethod(), StatusRequest.getDefaultInstance(), Optional.empty())
         .toCompletableFuture().join()).hasRootCauseMessage("UNAVAILABLE: refused");
     assertThat(up()).as("a remote runtime's UNAVAILABLE").isEqualTo(0);
     assertThat(calls("Status")).isEqualTo(3);
@@ -105,6 +106,22 @@ class MeteredBackendsTest {
     assertThatThrownBy(() -> backend.version(VersionRequest.getDefaultInstance()))
         .isInstanceOf(CrigateException.Unavailable.class);
     assertThat(up()).as("crigate's own Unavailable").isEqualTo(0);
+  }
+
+  @Test
+  void theGatewaysOwnWritesShareTheWriteHistogramUnderTheirOwnStore() {
+    MeteredBackends metered = new MeteredBackends(registry);
+
+    metered.ownershipWrites().accept(2_000_000);
+    metered.ownershipWrites().accept(4_000_000);
+
+    HistogramSnapshot.HistogramDataPointSnapshot writes = registry.scrape().stream()
+        .filter(s -> s.getMetadata().getName().equals("crigate_db_write_duration_seconds"))
+        .map(HistogramSnapshot.class::cast).flatMap(s -> s.getDataPoints().stream())
+        .filter(p -> p.getLabels().equals(Labels.of("store", MeteredBackends.GATEWAY_STORE)))
+        .findFirst().orElseThrow();
+    assertThat(writes.getCount()).isEqualTo(2);
+    assertThat(writes.getSum()).isCloseTo(0.006, org.assertj.core.data.Offset.offset(1e-9));
   }
 
   private long calls(String method) {

@@ -197,10 +197,7 @@ public final class NriRuntime implements AutoCloseable {
           return Empty.getDefaultInstance();
         })
         .unary("UpdateContainers", UpdateContainersRequest.parser(), (c, r) -> {
-          if (r.getEvictCount() > 0) {
-            LOG.warn("NRI plugin {} asked to evict {}; eviction is not carried out by crigate's runtime mode",
-                plugin.get().id(), r.getEvictList().stream().map(e -> e.getContainerId()).toList());
-          }
+          logEvictions(plugin.get(), r.getEvictList());
           return UpdateContainersResponse.newBuilder().addAllFailed(updater.apply(r.getUpdateList())).build();
         })
         .build();
@@ -287,6 +284,7 @@ public final class NriRuntime implements AutoCloseable {
       merge.adjust(p.id(), r.getAdjust());
       merge.update(p.id(), r.getUpdateList());
       merge.evict(r.getEvictList());
+      logEvictions(p, r.getEvictList());
       return null;
     });
     return new Creation(merge.adjustment(), merge.updates(), merge.evictions(), merge.owners());
@@ -314,6 +312,7 @@ public final class NriRuntime implements AutoCloseable {
         .setLinuxResources(resources).build();
     each(Event.UPDATE_CONTAINER, "UpdateContainer", request, UpdateContainerResponse.parser(), (p, r) -> {
       merge.update(p.id(), r.getUpdateList());
+      logEvictions(p, r.getEvictList());
       return null;
     });
     return merge.updates();
@@ -337,6 +336,14 @@ public final class NriRuntime implements AutoCloseable {
   public void removeContainer(PodSandbox pod, Container container) {
     notify(Event.REMOVE_CONTAINER, "RemoveContainer",
         RemoveContainerRequest.newBuilder().setPod(pod).setContainer(container).build(), RemoveContainerResponse.parser());
+  }
+
+  /** crigate is not the kubelet: an eviction a plugin asks for, in an answer or unsolicited, is only logged. */
+  private static void logEvictions(HostedPlugin p, List<io.crigate.api.nri.v1alpha1.ContainerEviction> evictions) {
+    if (!evictions.isEmpty()) {
+      LOG.warn("NRI plugin {} asked to evict {}; eviction is not carried out by crigate's runtime mode", p.id(),
+          evictions.stream().map(e -> e.getContainerId() + " (" + e.getReason() + ")").toList());
+    }
   }
 
   private <R> void notify(Event event, String method, MessageLite request, Parser<R> parser) {

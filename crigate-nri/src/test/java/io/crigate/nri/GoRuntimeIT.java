@@ -3,6 +3,10 @@ package io.crigate.nri;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.crigate.api.nri.v1alpha1.ContainerEviction;
+import io.crigate.api.nri.v1alpha1.LinuxCPU;
+import io.crigate.api.nri.v1alpha1.LinuxContainerUpdate;
+import io.crigate.api.nri.v1alpha1.OptionalUInt64;
 import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
@@ -12,11 +16,11 @@ import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginChain;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
+import io.crigate.testsupport.GoNriPeers;
 import java.io.BufferedReader;
-import java.io.IOException;
 import java.io.InputStreamReader;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -26,13 +30,11 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * crigate's plugin mode driven by a Go "runtime": containerd's Go ttrpc with the NRI API generated
  * for Go from crigate's own proto by the protoc-gen-gogottrpc Debian ships. The Go side registers
- * the plugin, configures it, synchronizes it in two parts and asks CreateContainer; the answers
- * come from crigate's adjustment engine.
+ * the plugin, configures it, synchronizes it in two parts, asks CreateContainer (the answers come
+ * from crigate's adjustment engine) and sends v0.12.2's UpdatePodSandbox. Then the plugin sends unsolicited updates and an eviction,
+ * and gets back the update the Go side could not apply.
  */
 class GoRuntimeIT {
-
-  static final Path DEBIAN_GOCODE = Path.of("/usr/share/gocode");
-  static final Path PROTO = Path.of("../crigate-api/src/main/proto/nri/v1alpha1/api.proto").toAbsolutePath().normalize();
 
   @TempDir
   Path dir;
@@ -66,72 +68,50 @@ class GoRuntimeIT {
 
   @Test
   void aGoRuntimeRegistersConfiguresSynchronizesAndCreatesThroughCrigatesPlugin() throws Exception {
-    Path runtime = build();
+    Path runtime = GoNriPeers.in(Path.of("target/go-nri")).build("nriruntime");
     Path socket = dir.resolve("nri.sock");
-    Process go = new ProcessBuilder(runtime.toString(), socket.toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    Process go = new ProcessBuilder(runtime.toString(), "-expect-update", socket.toString())
+        .redirectError(ProcessBuilder.Redirect.INHERIT).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(go.getInputStream(), UTF_8));
     assertThat(out.readLine()).isEqualTo("LISTENING");
     Engine engine = new Engine();
     try (NriPlugin plugin = new NriPlugin(new NriPlugin.Settings("crigate", "42", socket, -1),
         new ChainHandler(new PluginChain(List.of(engine)))).start()) {
-      assertThat(go.waitFor(2, TimeUnit.MINUTES)).as("Go runtime finished").isTrue();
-      List<String> lines = out.lines().toList();
-      assertThat(go.exitValue()).as(String.join("\n", lines)).isZero();
       int mask = (1 << (io.crigate.api.nri.v1alpha1.Event.CREATE_CONTAINER_VALUE - 1))
           | (1 << (io.crigate.api.nri.v1alpha1.Event.REMOVE_CONTAINER_VALUE - 1));
-      assertThat(lines).containsExactly(
+      List<String> driven = new ArrayList<>();
+      for (int i = 0; i < 7; i++) {
+        driven.add(out.readLine());
+      }
+      assertThat(driven).containsExactly(
           "registered 42-crigate nri=v0.12.2",
           "events " + mask,
           "sync-part more=true updates=0",
           "sync-done updates=0",
           "env FROM_JAVA=web/app",
-          "cpu.quota 25000");
+          "cpu.quota 25000",
+          "update-pod-sandbox answered");
       assertThat(engine.synced).containsExactly("pod-0", "ctr-0");
+
+      // unsolicited updates and an eviction, on the wire as containerd's Go code reads them
+      List<io.crigate.api.nri.v1alpha1.ContainerUpdate> failed = plugin.updateContainers(
+          List.of(shares("ctr-1", 512), shares("ctr-gone", 2)),
+          List.of(ContainerEviction.newBuilder().setContainerId("ctr-0").setReason("memory pressure").build()));
+      assertThat(failed).as("the Go runtime answers updates of unknown containers as failed")
+          .containsExactly(shares("ctr-gone", 2));
+      assertThat(go.waitFor(2, TimeUnit.MINUTES)).as("Go runtime finished").isTrue();
+      List<String> rest = out.lines().toList();
+      assertThat(go.exitValue()).as(String.join("\n", rest)).isZero();
+      assertThat(rest).containsExactly("update ctr-1 shares=512", "update ctr-gone shares=2",
+          "evict ctr-0 reason=memory pressure");
     } finally {
       go.destroy();
     }
   }
 
-  /**
-   * Builds the generator from Debian's ttrpc sources, generates the NRI API for Go from
-   * crigate-api's proto, and builds {@code src/test/resources/gopath/src/nriruntime} against it.
-   */
-  private static synchronized Path build() throws IOException, InterruptedException {
-    Path out = Path.of("target/go-nri").toAbsolutePath();
-    Path binary = out.resolve("nriruntime");
-    if (Files.isExecutable(binary)) {
-      return binary;
-    }
-    if (!Files.isDirectory(DEBIAN_GOCODE.resolve("src/github.com/containerd/ttrpc/cmd/protoc-gen-gogottrpc"))) {
-      throw new IllegalStateException("containerd's Go ttrpc is missing: apt-get install golang-go protobuf-compiler "
-          + "golang-github-containerd-ttrpc-dev golang-gogoprotobuf-dev (scripts/infra/install-deps.sh)");
-    }
-    Path gopath = out.resolve("gopath");
-    Path api = Files.createDirectories(gopath.resolve("src/nriapi"));
-    Path generator = out.resolve("protoc-gen-gogottrpc");
-    go(out, "build", "-o", generator.toString(), "github.com/containerd/ttrpc/cmd/protoc-gen-gogottrpc");
-    run(out, List.of("protoc", "--plugin=protoc-gen-gogottrpc=" + generator, "-I", PROTO.getParent().toString(),
-        "--gogottrpc_out=plugins=ttrpc:" + api, PROTO.toString()));
-    go(out, "build", "-o", binary.toString(), "nriruntime");
-    return binary;
-  }
-
-  private static void go(Path out, String... args) throws IOException, InterruptedException {
-    List<String> command = new java.util.ArrayList<>(List.of("go"));
-    command.addAll(List.of(args));
-    run(out, command);
-  }
-
-  private static void run(Path out, List<String> command) throws IOException, InterruptedException {
-    ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
-    pb.environment().put("GO111MODULE", "off");
-    pb.environment().put("GOPATH", out.resolve("gopath") + ":" + Path.of("src/test/resources/gopath").toAbsolutePath()
-        + ":" + DEBIAN_GOCODE);
-    pb.environment().put("GOCACHE", out.resolve("cache").toString());
-    Process p = pb.start();
-    String log = new String(p.getInputStream().readAllBytes(), UTF_8);
-    if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-      throw new IllegalStateException(String.join(" ", command) + " failed:\n" + log);
-    }
+  private static io.crigate.api.nri.v1alpha1.ContainerUpdate shares(String id, long shares) {
+    return io.crigate.api.nri.v1alpha1.ContainerUpdate.newBuilder().setContainerId(id)
+        .setLinux(LinuxContainerUpdate.newBuilder().setResources(io.crigate.api.nri.v1alpha1.LinuxResources.newBuilder()
+            .setCpu(LinuxCPU.newBuilder().setShares(OptionalUInt64.newBuilder().setValue(shares))))).build();
   }
 }

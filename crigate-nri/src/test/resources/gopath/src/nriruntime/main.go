@@ -1,130 +1,63 @@
 // nriruntime plays the runtime's side of NRI (what containerd does) against crigate's Java NRI
 // plugin, with containerd's Go ttrpc and Go code generated from crigate's NRI proto by the
 // protoc-gen-gogottrpc that golang-github-containerd-ttrpc-dev ships (package nriapi, generated
-// by the test). containerd/nri itself is not packaged, so the socket multiplexer is written here.
+// by the test).
 //
-//	nriruntime SOCKET   listen, accept one plugin, drive Register, Configure, a two-part
-//	                    Synchronize and CreateContainer, print what came back, exit
+//	nriruntime [-expect-update] SOCKET
+//	                           listen, accept one plugin, drive it, print what came back, exit; with
+//	                           -expect-update, first wait for one unsolicited UpdateContainers, print
+//	                           its updates and evictions, and answer the updates of containers other
+//	                           than ctr-0 and ctr-1 as failed
+//	nriruntime -launch PLUGIN  start PLUGIN as containerd starts a pre-installed plugin: one end of
+//	                           a socketpair as its fd 3 and only NRI_PLUGIN_NAME, NRI_PLUGIN_IDX and
+//	                           NRI_PLUGIN_SOCKET=3 in its environment; drive it over the other end,
+//	                           then close the connection and report how the plugin exited
+//
+// Driving is Register, Configure, a two-part Synchronize, CreateContainer and UpdatePodSandbox.
 package main
 
 import (
 	"context"
-	"encoding/binary"
 	"errors"
+	"flag"
 	"fmt"
-	"io"
 	"net"
 	"os"
-	"sync"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
 	"time"
 
 	"github.com/containerd/ttrpc"
 	api "nriapi"
-)
-
-const (
-	pluginServiceConn  = 1
-	runtimeServiceConn = 2
+	"nrimux"
 )
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: nriruntime SOCKET")
+	launched := flag.String("launch", "", "start this plugin file as a pre-installed plugin")
+	expectUpdate := flag.Bool("expect-update", false, "wait for one unsolicited UpdateContainers")
+	flag.Parse()
+	var err error
+	switch {
+	case *launched != "" && flag.NArg() == 0:
+		err = launch(*launched)
+	case *launched == "" && flag.NArg() == 1:
+		err = listen(flag.Arg(0), *expectUpdate)
+	default:
+		fmt.Fprintln(os.Stderr, "usage: nriruntime [-expect-update] SOCKET | nriruntime -launch PLUGIN")
 		os.Exit(2)
 	}
-	if err := run(os.Args[1]); err != nil {
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "FAIL:", err)
 		os.Exit(1)
 	}
 }
 
-// trunk carries the logical connections: each chunk is conn id and length (uint32, big-endian) and data.
-type trunk struct {
-	conn  net.Conn
-	wmu   sync.Mutex
-	conns map[uint32]*logical
+type runtimeService struct {
+	registered chan *api.RegisterPluginRequest
+	updated    chan *api.UpdateContainersRequest
 }
-
-type logical struct {
-	t  *trunk
-	id uint32
-	r  *io.PipeReader
-	w  *io.PipeWriter
-}
-
-func newTrunk(conn net.Conn, ids ...uint32) *trunk {
-	t := &trunk{conn: conn, conns: map[uint32]*logical{}}
-	for _, id := range ids {
-		r, w := io.Pipe()
-		t.conns[id] = &logical{t: t, id: id, r: r, w: w}
-	}
-	go t.readLoop()
-	return t
-}
-
-func (t *trunk) readLoop() {
-	var hdr [8]byte
-	var err error
-	for {
-		if _, err = io.ReadFull(t.conn, hdr[:]); err != nil {
-			break
-		}
-		data := make([]byte, binary.BigEndian.Uint32(hdr[4:]))
-		if _, err = io.ReadFull(t.conn, data); err != nil {
-			break
-		}
-		c, ok := t.conns[binary.BigEndian.Uint32(hdr[:4])]
-		if !ok {
-			err = fmt.Errorf("data for unknown connection %d", binary.BigEndian.Uint32(hdr[:4]))
-			break
-		}
-		c.w.Write(data)
-	}
-	for _, c := range t.conns {
-		c.w.CloseWithError(err)
-	}
-}
-
-func (c *logical) Read(b []byte) (int, error) { return c.r.Read(b) }
-
-func (c *logical) Write(b []byte) (int, error) {
-	c.t.wmu.Lock()
-	defer c.t.wmu.Unlock()
-	var hdr [8]byte
-	binary.BigEndian.PutUint32(hdr[:4], c.id)
-	binary.BigEndian.PutUint32(hdr[4:], uint32(len(b)))
-	if _, err := c.t.conn.Write(append(hdr[:], b...)); err != nil {
-		return 0, err
-	}
-	return len(b), nil
-}
-
-func (c *logical) Close() error                       { return c.t.conn.Close() }
-func (c *logical) LocalAddr() net.Addr                { return c.t.conn.LocalAddr() }
-func (c *logical) RemoteAddr() net.Addr               { return c.t.conn.RemoteAddr() }
-func (c *logical) SetDeadline(t time.Time) error      { return nil }
-func (c *logical) SetReadDeadline(t time.Time) error  { return nil }
-func (c *logical) SetWriteDeadline(t time.Time) error { return nil }
-
-// once hands the ttrpc server one connection, then blocks until closed.
-type once struct {
-	conns chan net.Conn
-	done  chan struct{}
-	addr  net.Addr
-}
-
-func (l *once) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, errors.New("closed")
-	}
-}
-func (l *once) Close() error   { close(l.done); return nil }
-func (l *once) Addr() net.Addr { return l.addr }
-
-type runtimeService struct{ registered chan *api.RegisterPluginRequest }
 
 func (r *runtimeService) RegisterPlugin(ctx context.Context, req *api.RegisterPluginRequest) (*api.Empty, error) {
 	r.registered <- req
@@ -132,10 +65,17 @@ func (r *runtimeService) RegisterPlugin(ctx context.Context, req *api.RegisterPl
 }
 
 func (r *runtimeService) UpdateContainers(ctx context.Context, req *api.UpdateContainersRequest) (*api.UpdateContainersResponse, error) {
-	return &api.UpdateContainersResponse{}, nil
+	var failed []*api.ContainerUpdate
+	for _, u := range req.Update {
+		if u.ContainerId != "ctr-0" && u.ContainerId != "ctr-1" {
+			failed = append(failed, u)
+		}
+	}
+	r.updated <- req
+	return &api.UpdateContainersResponse{Failed: failed}, nil
 }
 
-func run(socket string) error {
+func listen(socket string, expectUpdate bool) error {
 	l, err := net.Listen("unix", socket)
 	if err != nil {
 		return err
@@ -146,30 +86,106 @@ func run(socket string) error {
 	if err != nil {
 		return err
 	}
-	t := newTrunk(conn, pluginServiceConn, runtimeServiceConn)
-	rs := &runtimeService{registered: make(chan *api.RegisterPluginRequest, 1)}
+	return drive(nrimux.New(conn, nrimux.PluginServiceConn, nrimux.RuntimeServiceConn), expectUpdate)
+}
+
+// awaitUpdate prints the first unsolicited UpdateContainers.
+func awaitUpdate(rs *runtimeService) error {
+	select {
+	case req := <-rs.updated:
+		for _, u := range req.Update {
+			shares := uint64(0)
+			if l := u.Linux; l != nil && l.Resources != nil && l.Resources.Cpu != nil && l.Resources.Cpu.Shares != nil {
+				shares = l.Resources.Cpu.Shares.Value
+			}
+			fmt.Printf("update %s shares=%d\n", u.ContainerId, shares)
+		}
+		for _, e := range req.Evict {
+			fmt.Printf("evict %s reason=%s\n", e.ContainerId, e.Reason)
+		}
+		return nil
+	case <-time.After(60 * time.Second):
+		return errors.New("no UpdateContainers within 60s")
+	}
+}
+
+// launch names the plugin as containerd does: the file is IDX-NAME.
+func launch(path string) error {
+	idx, name, ok := strings.Cut(filepath.Base(path), "-")
+	if !ok {
+		return fmt.Errorf("plugin file %s is not named IDX-NAME", path)
+	}
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	local := os.NewFile(uintptr(fds[0]), "runtime end")
+	peer := os.NewFile(uintptr(fds[1]), "plugin end")
+	conn, err := net.FileConn(local)
+	local.Close()
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(path)
+	cmd.ExtraFiles = []*os.File{peer} // the first extra file is the child's fd 3
+	cmd.Env = []string{"NRI_PLUGIN_NAME=" + name, "NRI_PLUGIN_IDX=" + idx, "NRI_PLUGIN_SOCKET=3"}
+	cmd.Stdout = os.Stderr
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	peer.Close()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	t := nrimux.New(conn, nrimux.PluginServiceConn, nrimux.RuntimeServiceConn)
+	if err := drive(t, false); err != nil {
+		cmd.Process.Kill()
+		return err
+	}
+	// a runtime that goes away closes the connection: a launched plugin must then exit by itself
+	t.Close()
+	select {
+	case err := <-exited:
+		code := 0
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			code = exit.ExitCode()
+		} else if err != nil {
+			return err
+		}
+		fmt.Printf("plugin exited %d\n", code)
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		return errors.New("plugin still running 60s after its connection closed")
+	}
+	return nil
+}
+
+func drive(t *nrimux.Trunk, expectUpdate bool) error {
+	rs := &runtimeService{registered: make(chan *api.RegisterPluginRequest, 1), updated: make(chan *api.UpdateContainersRequest, 1)}
 	server, err := ttrpc.NewServer()
 	if err != nil {
 		return err
 	}
 	api.RegisterRuntimeService(server, rs)
-	listener := &once{conns: make(chan net.Conn, 1), done: make(chan struct{}), addr: conn.LocalAddr()}
-	listener.conns <- t.conns[runtimeServiceConn]
-	go server.Serve(context.Background(), listener)
+	go server.Serve(context.Background(), nrimux.ListenOn(t.Conn(nrimux.RuntimeServiceConn)))
 	defer server.Close()
-	client := ttrpc.NewClient(t.conns[pluginServiceConn])
-	defer client.Close()
+	client := ttrpc.NewClient(t.Conn(nrimux.PluginServiceConn))
 	plugin := api.NewPluginClient(client)
 
 	var reg *api.RegisterPluginRequest
+	// a JVM started cold on a loaded machine: containerd's 5 s are measured from the plugin's start
+	// too, so the launched test says how long it took rather than failing on a busy CI box
+	start := time.Now()
 	select {
 	case reg = <-rs.registered:
-	case <-time.After(5 * time.Second):
-		return errors.New("plugin did not register within 5s")
+	case <-time.After(60 * time.Second):
+		return errors.New("plugin did not register within 60s")
 	}
+	fmt.Fprintf(os.Stderr, "registered after %v\n", time.Since(start))
 	fmt.Printf("registered %s-%s nri=%s\n", reg.PluginIdx, reg.PluginName, reg.NRIVersion)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	cfg, err := plugin.Configure(ctx, &api.ConfigureRequest{RuntimeName: "go-nri-runtime", RuntimeVersion: "test",
 		RegistrationTimeout: 5000, RequestTimeout: 2000})
@@ -192,7 +208,8 @@ func run(socket string) error {
 	fmt.Printf("sync-done updates=%d\n", len(last.Update))
 
 	created, err := plugin.CreateContainer(ctx, &api.CreateContainerRequest{
-		Pod:       &api.PodSandbox{Id: "pod-1", Name: "web", Namespace: "default"},
+		Pod: &api.PodSandbox{Id: "pod-1", Name: "web", Namespace: "default",
+			Annotations: map[string]string{"scheduling.koordinator.sh/device-allocated": `{"gpu":[{"minor":1}]}`}},
 		Container: &api.Container{Id: "ctr-1", PodSandboxId: "pod-1", Name: "app"}})
 	if err != nil {
 		return fmt.Errorf("create container: %w", err)
@@ -205,6 +222,16 @@ func run(socket string) error {
 		if l := a.Linux; l != nil && l.Resources != nil && l.Resources.Cpu != nil && l.Resources.Cpu.Quota != nil {
 			fmt.Printf("cpu.quota %d\n", l.Resources.Cpu.Quota.Value)
 		}
+	}
+	// v0.12.2's pod resource update: crigate's engine has no such event, but the plugin must still answer it
+	if _, err := plugin.UpdatePodSandbox(ctx, &api.UpdatePodSandboxRequest{
+		Pod:            &api.PodSandbox{Id: "pod-1", Name: "web", Namespace: "default"},
+		LinuxResources: &api.LinuxResources{Cpu: &api.LinuxCPU{Shares: &api.OptionalUInt64{Value: 2048}}}}); err != nil {
+		return fmt.Errorf("update pod sandbox: %w", err)
+	}
+	fmt.Println("update-pod-sandbox answered")
+	if expectUpdate {
+		return awaitUpdate(rs)
 	}
 	return nil
 }

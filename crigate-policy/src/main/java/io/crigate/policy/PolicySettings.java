@@ -2,6 +2,7 @@ package io.crigate.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.CrigateException;
+import io.crigate.topology.CpuAllocator;
 import io.crigate.topology.CpuSet;
 import io.crigate.topology.CpuTopology;
 import java.nio.file.Path;
@@ -13,7 +14,8 @@ import java.util.Set;
  * is an {@link CrigateException.InvalidArgument} naming the field.
  *
  * @param active the policy's name
- * @param reservedCpus CPUs kept for system and kube daemons: never exclusive, always in the shared pool
+ * @param reservedCpus CPUs kept for system and kube daemons: never exclusive, always in the shared pool, listed or
+ *     counted ({@code quantity:750m}, CRI Resource Manager's form: rounded up to whole CPUs)
  * @param sysfsRoot where topology is discovered
  * @param kubeletCpuManagerState the kubelet CPU manager's state file, checked before a pinning policy starts
  * @param balloons the {@code balloons} policy's types ({@link BalloonsConfig#NONE} when not set)
@@ -25,6 +27,8 @@ public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot,
       "kubernetes", "balloons");
   /** Read once at start (where to look, what the machine is), so a live source may not change them. */
   static final Set<String> START_ONLY = Set.of("sysfsRoot", "configFile", "kubernetes");
+  private static final String QUANTITY = "quantity:";
+  private static final String CPUSET = "cpuset:";
   static final Path DEFAULT_KUBELET_STATE = Path.of("/var/lib/kubelet/cpu_manager_state");
 
   /** Settings without balloon types. */
@@ -42,12 +46,7 @@ public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot,
     if (!known.contains(active)) {
       throw invalid("policy.active: unknown policy '%s' (known: %s)".formatted(active, String.join(", ", new java.util.TreeSet<>(known))));
     }
-    CpuSet reserved;
-    try {
-      reserved = CpuSet.parse(node.path("reservedCpus").asText(""));
-    } catch (IllegalArgumentException e) {
-      throw invalid("policy.reservedCpus: " + e.getMessage());
-    }
+    CpuSet reserved = reservedCpus(node, topology);
     if (!topology.online().containsAll(reserved)) {
       throw invalid("policy.reservedCpus: %s includes CPUs that are not online (online: %s)".formatted(reserved, topology.online()));
     }
@@ -56,6 +55,28 @@ public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot,
     }
     Path kubeletState = Path.of(node.path("kubeletCpuManagerState").asText(DEFAULT_KUBELET_STATE.toString()));
     return new PolicySettings(active, reserved, sysfsRoot(node), kubeletState, BalloonsConfig.read(node.path("balloons")));
+  }
+
+  /**
+   * {@code reservedCpus}: a CPU list ({@code 0-1}), or with CRI Resource Manager's qualifiers
+   * {@code cpuset:0-1} or {@code quantity:750m}; a quantity is rounded up to whole CPUs, chosen as
+   * the kubelet chooses its reserved CPUs (whole sockets, then cores, topology first).
+   */
+  private static CpuSet reservedCpus(JsonNode node, CpuTopology topology) {
+    String value = node.path("reservedCpus").asText("").strip();
+    if (value.startsWith(QUANTITY)) {
+      int count = CpuQuantity.wholeCpus("policy.reservedCpus", value.substring(QUANTITY.length()));
+      try {
+        return new CpuAllocator(topology).allocate(topology.online(), count);
+      } catch (CpuAllocator.InsufficientCpus e) {
+        throw invalid("policy.reservedCpus: " + e.getMessage());
+      }
+    }
+    try {
+      return CpuSet.parse(value.startsWith(CPUSET) ? value.substring(CPUSET.length()) : value);
+    } catch (IllegalArgumentException e) {
+      throw invalid("policy.reservedCpus: " + e.getMessage());
+    }
   }
 
   public static Path sysfsRoot(JsonNode node) {

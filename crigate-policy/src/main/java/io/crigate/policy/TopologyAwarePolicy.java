@@ -38,6 +38,9 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   /** nri-plugins' keys, so pods move between the two unchanged; {@code /container.<name>} and {@code /pod} scope them. */
   static final String PREFER_ISOLATED = "prefer-isolated-cpus.resource-policy.nri.io";
   static final String PREFER_SHARED = "prefer-shared-cpus.resource-policy.nri.io";
+  /** CRI Resource Manager's spelling of the same hints, read when nri-plugins' is absent. */
+  static final String CRI_RM_PREFER_ISOLATED = "prefer-isolated-cpus.cri-resource-manager.intel.com";
+  static final String CRI_RM_PREFER_SHARED = "prefer-shared-cpus.cri-resource-manager.intel.com";
   private static final Logger log = LoggerFactory.getLogger(TopologyAwarePolicy.class);
   private static final String GRANT = "grant/";
 
@@ -160,7 +163,8 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   private Grant place(PodContext pod, ContainerContext container) {
     long request = container.requirements().defaulted().cpuRequestMilli();
     boolean exclusive = pod.qosClass() == QosClass.GUARANTEED && container.requirements().hasIntegerCpuRequest()
-        && !Boolean.parseBoolean(pod.annotation(PREFER_SHARED, container.name(), "false"));
+        && !Boolean.parseBoolean(pod.annotation(PREFER_SHARED, container.name(),
+            pod.annotation(CRI_RM_PREFER_SHARED, container.name(), "false")));
     Grant grant = exclusive ? placeExclusive(pod, container, (int) (request / 1000)) : placeShared(request);
     grants.put(container.key(), grant);
     store.put(GRANT + container.key(), grant.encode().getBytes(StandardCharsets.UTF_8));
@@ -176,7 +180,8 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   }
 
   private Grant placeExclusive(PodContext pod, ContainerContext container, int count) {
-    boolean isolated = Boolean.parseBoolean(pod.annotation(PREFER_ISOLATED, container.name(), String.valueOf(count == 1)));
+    boolean isolated = Boolean.parseBoolean(pod.annotation(PREFER_ISOLATED, container.name(),
+        pod.annotation(CRI_RM_PREFER_ISOLATED, container.name(), String.valueOf(count == 1))));
     if (isolated) {
       Optional<Pool> pool = smallest(p -> freeIsolated(p).size() >= count);
       if (pool.isPresent()) {

@@ -57,12 +57,22 @@ class TopologyAwarePolicyTest {
         new Case("burstable: a node's shared cpus", FOUR_NODES, QosClass.BURSTABLE, 500, Map.of(), "socket0/node0", 0, "0-3,16-19", "0"),
         new Case("guaranteed preferring shared", FOUR_NODES, QosClass.GUARANTEED, 2000,
             Map.of(TopologyAwarePolicy.PREFER_SHARED + "/container.app", "true"), "socket0/node0", 0, "0-3,16-19", "0"),
+        new Case("guaranteed preferring shared, CRI-RM key", FOUR_NODES, QosClass.GUARANTEED, 2000,
+            Map.of(TopologyAwarePolicy.CRI_RM_PREFER_SHARED + "/container.app", "true"), "socket0/node0", 0, "0-3,16-19", "0"),
         // single CPU: isolated first (6); shared never gets isolated 6-7
         new Case("guaranteed 1: isolated", ISOLATED, QosClass.GUARANTEED, 1000, Map.of(), "root", 1, "6", "0"),
         new Case("guaranteed 1 opting out of isolated", ISOLATED, QosClass.GUARANTEED, 1000,
             Map.of(TopologyAwarePolicy.PREFER_ISOLATED + "/pod", "false"), "root", 1, "1", "0"),
         new Case("guaranteed 2 opting in to isolated", ISOLATED, QosClass.GUARANTEED, 2000,
             Map.of(TopologyAwarePolicy.PREFER_ISOLATED, "true"), "root", 2, "6-7", "0"),
+        // CRI Resource Manager's spellings of the same hints
+        new Case("guaranteed 1 opting out of isolated, CRI-RM key", ISOLATED, QosClass.GUARANTEED, 1000,
+            Map.of(TopologyAwarePolicy.CRI_RM_PREFER_ISOLATED + "/pod", "false"), "root", 1, "1", "0"),
+        new Case("guaranteed 2 opting in to isolated, CRI-RM key", ISOLATED, QosClass.GUARANTEED, 2000,
+            Map.of(TopologyAwarePolicy.CRI_RM_PREFER_ISOLATED, "true"), "root", 2, "6-7", "0"),
+        new Case("nri-plugins' key wins over CRI-RM's", ISOLATED, QosClass.GUARANTEED, 2000,
+            Map.of(TopologyAwarePolicy.CRI_RM_PREFER_ISOLATED, "true", TopologyAwarePolicy.PREFER_ISOLATED, "false"),
+            "root", 2, "1-2", "0"),
         new Case("besteffort: shared without isolated", ISOLATED, QosClass.BEST_EFFORT, 0, Map.of(), "root", 0, "0-5", "0"));
   }
 

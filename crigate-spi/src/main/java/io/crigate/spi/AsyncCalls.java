@@ -1,6 +1,8 @@
 package io.crigate.spi;
 
 import io.grpc.MethodDescriptor;
+import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -10,7 +12,9 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>The call must start without blocking: it runs on crigate's event loop. It inherits the
  * current {@link io.grpc.Context}, so the kubelet's deadline and cancellation reach the remote
- * runtime. Failures complete the stage exceptionally with the same kinds the blocking methods
+ * runtime; crigate's own, shorter limit for a backend comes as {@code timeout} and must end the
+ * call with {@code DEADLINE_EXCEEDED} when it passes (a grpc {@code CallOptions} deadline does both
+ * with one timer; a derived {@code Context} would cost a second one on every call). Failures complete the stage exceptionally with the same kinds the blocking methods
  * throw ({@link CrigateException} or a remote runtime's {@link io.grpc.StatusRuntimeException}).
  */
 public interface AsyncCalls {
@@ -19,6 +23,7 @@ public interface AsyncCalls {
    * Sends {@code request} as {@code method} of the CRI RuntimeService or ImageService.
    *
    * @param method a method of {@code RuntimeServiceGrpc} or {@code ImageServiceGrpc}
+   * @param timeout how long the call may take at most, counted from now; empty: only the caller's deadline
    */
-  <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request);
+  <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request, Optional<Duration> timeout);
 }

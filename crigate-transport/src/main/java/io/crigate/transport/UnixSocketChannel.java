@@ -100,6 +100,9 @@ public final class UnixSocketChannel implements AutoCloseable {
         // Replies are decoded and completed on the I/O thread: a pool hop per call costs more than
         // it saves, and crigate's forwarding path never blocks.
         .directExecutor()
+        // No retry layer: crigate sets no retry policy, and the layer that would only serve
+        // transparent retries buffers every message of every call. The kubelet retries CRI calls itself.
+        .disableRetry()
         .usePlaintext()
         .overrideAuthority("localhost")
         .maxInboundMessageSize(MAX_INBOUND_MESSAGE_BYTES)

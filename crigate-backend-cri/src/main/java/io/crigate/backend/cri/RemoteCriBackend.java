@@ -10,7 +10,9 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 
@@ -51,9 +53,11 @@ final class RemoteCriBackend implements Backend, AsyncCalls {
   }
 
   @Override
-  public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request) {
+  public <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request, Optional<Duration> timeout) {
     connection.reconnectIfFailed();
-    return UnaryForward.start(connection.channel().newCall(method, CallOptions.DEFAULT), request,
+    CallOptions options = timeout.map(limit -> CallOptions.DEFAULT.withDeadlineAfter(limit.toNanos(), TimeUnit.NANOSECONDS))
+        .orElse(CallOptions.DEFAULT);
+    return UnaryForward.start(connection.channel().newCall(method, options), request,
         status -> translate(method.getBareMethodName(), status));
   }
 

@@ -76,13 +76,11 @@ final class CliSlurmClient implements SlurmClient {
       if (f.length != 8 || !f[1].startsWith(NAME_PREFIX)) {
         continue;
       }
-      JobState job = new JobState(id, f[1], f[2], f[3], null, null,
+      JobState job = new JobState(id, f[1], f[2], f[3], Optional.empty(),
           SlurmTimes.parse(f[5], clusterZone), SlurmTimes.parse(f[6], clusterZone));
       if (job.terminal() && f[4].matches("\\d+")) {
-        // squeue prints the raw wait status: exit code in the high byte, signal in the low bits.
-        int raw = Integer.parseInt(f[4]);
-        job = new JobState(job.jobId(), job.name(), job.state(), job.reason(), (raw >> 8) & 0xff, raw & 0x7f,
-            job.start(), job.end());
+        // squeue prints the raw wait status, and prints it for ended jobs only
+        job = job.withExit(JobState.Exit.ofWaitStatus(Integer.parseInt(f[4])));
       }
       jobs.add(job);
     }
@@ -119,7 +117,7 @@ final class CliSlurmClient implements SlurmClient {
       }
       String[] exit = f[3].split(":");
       JobState state = new JobState(Long.parseLong(f[0]), f[1], f[2].split(" ")[0], "None",
-          Integer.parseInt(exit[0]), exit.length > 1 ? Integer.parseInt(exit[1]) : 0,
+          Optional.of(new JobState.Exit(Integer.parseInt(exit[0]), exit.length > 1 ? Integer.parseInt(exit[1]) : 0)),
           SlurmTimes.parse(f[4], clusterZone), SlurmTimes.parse(f[5], clusterZone));
       if (state.settled()) {
         found.put(state.jobId(), state);

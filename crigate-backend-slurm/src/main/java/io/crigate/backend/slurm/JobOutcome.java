@@ -39,8 +39,9 @@ final class JobOutcome {
 
   /** A settled job as the kubelet should see its end; a job we stopped counts as cancelled. */
   static Records.Finish finish(JobState job, boolean stopRequested, long submittedAt, long nowNanos) {
-    int signal = job.signal() == null ? 0 : job.signal();
-    int code = signal > 0 ? 128 + signal : job.exitCode();
+    JobState.Exit exit = job.exit().orElseThrow(() -> new IllegalArgumentException("job " + job.jobId() + " has not settled"));
+    int signal = exit.signal();
+    int code = signal > 0 ? 128 + signal : exit.code();
     String reason = switch (job.state()) {
       case "COMPLETED" -> code == 0 ? COMPLETED : ERROR;
       case "CANCELLED" -> CANCELLED;
@@ -56,13 +57,13 @@ final class JobOutcome {
         default -> 1;
       };
     }
-    long started = nanos(job.start(), submittedAt);
-    long finished = nanos(job.end(), nowNanos);
-    String message = "slurm job %d %s, exit %d:%d".formatted(job.jobId(), job.state(), job.exitCode(), signal);
+    long started = job.start().map(JobOutcome::nanos).orElse(submittedAt);
+    long finished = job.end().map(JobOutcome::nanos).orElse(nowNanos);
+    String message = "slurm job %d %s, exit %d:%d".formatted(job.jobId(), job.state(), exit.code(), signal);
     return new Records.Finish(reason, code, message, started, Math.max(finished, started));
   }
 
-  static long nanos(Instant instant, long fallback) {
-    return instant == null ? fallback : instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+  static long nanos(Instant instant) {
+    return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
   }
 }

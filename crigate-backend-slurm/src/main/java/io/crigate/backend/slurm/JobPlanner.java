@@ -6,6 +6,7 @@ import io.crigate.api.cri.v1.LinuxContainerResources;
 import io.crigate.api.cri.v1.PodSandboxConfig;
 import com.google.protobuf.ByteString;
 import io.crigate.spi.CrigateException;
+import io.crigate.topology.CpuSet;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -124,15 +125,34 @@ final class JobPlanner {
 
   private static SbatchOptions fromResources(LinuxContainerResources resources) {
     SbatchOptions options = new SbatchOptions();
-    if (resources.getCpuQuota() > 0 && resources.getCpuPeriod() > 0) {
-      // quota/period is the CPU limit in cores; Slurm allocates whole CPUs, so round up.
-      long cpus = (resources.getCpuQuota() + resources.getCpuPeriod() - 1) / resources.getCpuPeriod();
+    long cpus = Math.max(quotaCpus(resources), cpusetCpus(resources.getCpusetCpus()));
+    if (cpus > 0) {
       options.set("cpus-per-task", Long.toString(cpus));
     }
     if (resources.getMemoryLimitInBytes() > 0) {
       options.set("mem", ((resources.getMemoryLimitInBytes() + MIB - 1) / MIB) + "M");
     }
     return options;
+  }
+
+  /** quota/period is the CPU limit in cores; Slurm allocates whole CPUs, so round up. */
+  private static long quotaCpus(LinuxContainerResources resources) {
+    if (resources.getCpuQuota() <= 0 || resources.getCpuPeriod() <= 0) {
+      return 0;
+    }
+    return (resources.getCpuQuota() + resources.getCpuPeriod() - 1) / resources.getCpuPeriod();
+  }
+
+  /**
+   * A cpuset (from an NRI plugin or a CPU policy) asks for that many CPUs. sbatch cannot name CPU
+   * ids, so which CPUs the job gets is Slurm's choice (its select and task plugins), not the list.
+   */
+  private static long cpusetCpus(String cpuset) {
+    try {
+      return CpuSet.parse(cpuset).size();
+    } catch (IllegalArgumentException e) {
+      throw new CrigateException.InvalidArgument("cpuset_cpus: " + e.getMessage());
+    }
   }
 
   /** multi-cri's container variables, each mapped to one sbatch option. */

@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * Keeps the state of every tracked job from ONE squeue call per interval, however many jobs there
  * are (squeue reports exit codes of ended jobs too); only jobs slurmctld has already forgotten
  * cost one more, batched, accounting lookup.
- * ContainerStatus and ListContainers read only this cache. When slurmctld cannot be reached the
- * interval backs off (doubling, bounded) and readers get Unavailable until a poll succeeds again.
+ * ContainerStatus and ListContainers read only this cache. When slurmctld cannot be reached, or
+ * refuses the login, the interval backs off (doubling, bounded) and readers get the same kind of
+ * failure (Unavailable or PermissionDenied) until a poll succeeds again.
  */
 final class JobPoller implements AutoCloseable {
 
@@ -41,7 +42,8 @@ final class JobPoller implements AutoCloseable {
   private final AtomicLong polls = new AtomicLong();
   /** Not a monitor: squeue runs under it (see {@link KeyedLocks}). */
   private final ReentrantLock pollLock = new ReentrantLock();
-  private volatile CrigateException.Unavailable lastFailure;
+  /** Why the last poll failed, or empty after a successful one. */
+  private volatile Optional<PollFailure> lastFailure = Optional.empty();
   private volatile PollObserver observer = (nanos, commands) -> {};
   private volatile boolean running = true;
   private volatile long lastSubmitNanos;
@@ -94,13 +96,27 @@ final class JobPoller implements AutoCloseable {
     cache.remove(jobId);
   }
 
-  /** The last polled state of a tracked job; empty until the first poll after submission sees it. */
+  /**
+   * The last polled state of a tracked job; empty until the first poll after submission sees it.
+   *
+   * @throws CrigateException.Unavailable when the last poll could not reach Slurm
+   * @throws CrigateException.PermissionDenied when the last poll's login was refused
+   */
   Optional<JobState> state(long jobId) {
-    CrigateException.Unavailable failure = lastFailure;
-    if (failure != null) {
-      throw new CrigateException.Unavailable("slurm status unknown: " + failure.getMessage(), failure);
-    }
+    lastFailure.ifPresent(failure -> {
+      throw failure.again();
+    });
     return Optional.ofNullable(cache.get(jobId));
+  }
+
+  /** A failed poll, as readers of the cache are told about it until the next poll succeeds. */
+  private record PollFailure(CrigateException cause) {
+    CrigateException again() {
+      String message = "slurm status unknown: " + cause.getMessage();
+      return cause instanceof CrigateException.PermissionDenied
+          ? new CrigateException.PermissionDenied(message)
+          : new CrigateException.Unavailable(message, cause);
+    }
   }
 
   /** How many polls have completed; harnesses divide command counts by it. */
@@ -113,15 +129,12 @@ final class JobPoller implements AutoCloseable {
     pollLock.lock();
     try {
       pollOnce();
-      lastFailure = null;
-    } catch (CrigateException.Unavailable e) {
-      lastFailure = e;
+      lastFailure = Optional.empty();
+    } catch (CrigateException.Unavailable | CrigateException.PermissionDenied e) {
+      // A login refused after it once worked (its password changed) leaves the jobs' status
+      // unknown, not gone: the loop backs off as for an outage, readers learn it was a refusal.
+      lastFailure = Optional.of(new PollFailure(e));
       throw e;
-    } catch (CrigateException.PermissionDenied e) {
-      // A login refused after it once worked (its password changed): status is unknown, the
-      // jobs are not gone, so readers get Unavailable and the loop backs off as for an outage.
-      lastFailure = new CrigateException.Unavailable(e.getMessage(), e);
-      throw lastFailure;
     } finally {
       pollLock.unlock();
     }
@@ -175,7 +188,7 @@ final class JobPoller implements AutoCloseable {
           LOG.info("slurm reachable again; polling every {}", interval);
         }
         factor = 1;
-      } catch (CrigateException.Unavailable e) {
+      } catch (CrigateException.Unavailable | CrigateException.PermissionDenied e) {
         if (!running) {
           return; // close() interrupted the poll: not an outage
         }

@@ -1,6 +1,7 @@
 package io.crigate.backend.slurm;
 
 import java.time.Instant;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -8,13 +9,20 @@ import java.util.Set;
  *
  * @param state Slurm's base state word (PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, TIMEOUT, ...)
  * @param reason squeue's reason (Resources, Priority, None, ...)
- * @param exitCode the script's exit status, or null while unknown (squeue does not report it)
- * @param signal the signal that ended it, 0 if none, null while unknown
- * @param start when it started running, null while pending
- * @param end when it ended, null while it runs
+ * @param exit how the script ended; empty while unknown (it runs, or squeue did not report it)
+ * @param start when it started running; empty while pending
+ * @param end when it ended; empty while it runs
  */
-record JobState(long jobId, String name, String state, String reason, Integer exitCode, Integer signal,
-    Instant start, Instant end) {
+record JobState(long jobId, String name, String state, String reason, Optional<Exit> exit, Optional<Instant> start,
+    Optional<Instant> end) {
+
+  /** The script's exit status, and the signal that ended it (0 if none). */
+  record Exit(int code, int signal) {
+    /** From a raw wait status as squeue and slurmrestd print it: exit code in the high byte, signal in the low bits. */
+    static Exit ofWaitStatus(int raw) {
+      return new Exit((raw >> 8) & 0xff, raw & 0x7f);
+    }
+  }
 
   private static final Set<String> TERMINAL = Set.of("COMPLETED", "FAILED", "CANCELLED", "TIMEOUT",
       "OUT_OF_MEMORY", "NODE_FAIL", "BOOT_FAIL", "DEADLINE", "PREEMPTED", "SPECIAL_EXIT", "REVOKED");
@@ -25,6 +33,10 @@ record JobState(long jobId, String name, String state, String reason, Integer ex
 
   /** Terminal with its exit status known: nothing about this job will change any more. */
   boolean settled() {
-    return terminal() && exitCode != null;
+    return terminal() && exit.isPresent();
+  }
+
+  JobState withExit(Exit known) {
+    return new JobState(jobId, name, state, reason, Optional.of(known), start, end);
   }
 }

@@ -105,14 +105,13 @@ final class RestSlurmClient implements SlurmClient {
   }
 
   private JobState state(JsonNode job) {
-    int raw = job.path("exit_code").asInt(0);
     return new JobState(job.path("job_id").asLong(), job.path("name").asText(), job.path("job_state").asText(),
-        job.path("state_reason").asText("None"), (raw >> 8) & 0xff, raw & 0x7f,
+        job.path("state_reason").asText("None"), Optional.of(JobState.Exit.ofWaitStatus(job.path("exit_code").asInt(0))),
         epoch(job.path("start_time").asLong(0)), epoch(job.path("end_time").asLong(0)));
   }
 
-  private static Instant epoch(long seconds) {
-    return seconds <= 0 ? null : Instant.ofEpochSecond(seconds);
+  private static Optional<Instant> epoch(long seconds) {
+    return seconds <= 0 ? Optional.empty() : Optional.of(Instant.ofEpochSecond(seconds));
   }
 
   @Override
@@ -170,7 +169,8 @@ final class RestSlurmClient implements SlurmClient {
     }
     JsonNode answer = parse(response.body());
     if (response.statusCode() == 401 || response.statusCode() == 403) {
-      throw new CrigateException.Unavailable("slurmrestd refused the token for user %s (HTTP %d)"
+      // the token (expired, wrong user, wrong key) is refused: retrying later will not help
+      throw new CrigateException.PermissionDenied("slurmrestd refused the token for user %s (HTTP %d)"
           .formatted(settings.user(), response.statusCode()));
     }
     if (response.statusCode() >= 500 || response.statusCode() >= 400 && !submission && !method.equals("DELETE")) {
@@ -201,10 +201,10 @@ final class RestSlurmClient implements SlurmClient {
   /** Read per call from the token file when one is configured, so an operator can rotate it. */
   private String token() {
     if (settings.tokenFile() == null) {
-      return settings.token();
+      return SlurmToken.usable(settings.token(), settings.user(), Instant.now());
     }
     try {
-      return Files.readString(Path.of(settings.tokenFile())).strip();
+      return SlurmToken.usable(Files.readString(Path.of(settings.tokenFile())).strip(), settings.user(), Instant.now());
     } catch (IOException e) {
       throw new CrigateException.Unavailable("cannot read slurmrestd token file %s: %s"
           .formatted(settings.tokenFile(), e.getMessage()), e);

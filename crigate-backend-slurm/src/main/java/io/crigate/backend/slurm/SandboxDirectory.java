@@ -1,7 +1,7 @@
 package io.crigate.backend.slurm;
 
+import io.crigate.spi.CrigateException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -14,6 +14,9 @@ import java.nio.file.attribute.UserPrincipalNotFoundException;
  * The layout of the shared work dir: {@code <workDir>/<sandbox>/<container>/{stdout,stderr}}. The
  * batch script is not written here: sbatch reads it from stdin and slurmctld keeps it
  * ({@code scontrol write batch_script}).
+ *
+ * <p>A failure of the shared file system (unmounted, full, stale NFS handle) is Unavailable: the
+ * cluster's storage is out of reach right now, as slurmctld can be; it is not a bug in crigate.
  */
 record SandboxDirectory(Path workDir) {
 
@@ -33,7 +36,7 @@ record SandboxDirectory(Path workDir) {
     try {
       Files.createDirectories(dir);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw unavailable("cannot create", dir, e);
     }
   }
 
@@ -49,7 +52,7 @@ record SandboxDirectory(Path workDir) {
     } catch (UserPrincipalNotFoundException e) {
       return false;
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw unavailable("cannot hand to user " + user, dir, e);
     }
   }
 
@@ -72,7 +75,11 @@ record SandboxDirectory(Path workDir) {
     } catch (NoSuchFileException e) {
       // already gone
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw unavailable("cannot remove", dir, e);
     }
+  }
+
+  private static CrigateException.Unavailable unavailable(String what, Path dir, IOException e) {
+    return new CrigateException.Unavailable("shared work dir: %s %s: %s".formatted(what, dir, e), e);
   }
 }

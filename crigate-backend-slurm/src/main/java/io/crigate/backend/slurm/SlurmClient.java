@@ -8,7 +8,8 @@ import java.util.Set;
 
 /**
  * The few Slurm operations the backend needs, identical whichever way Slurm is reached (local
- * commands, SSH, slurmrestd). Every method throws {@link io.crigate.spi.CrigateException.Unavailable}
+ * commands, SSH, slurmrestd). Every method throws {@link io.crigate.spi.CrigateException.PermissionDenied}
+ * when the login or token is refused, and {@link io.crigate.spi.CrigateException.Unavailable}
  * when slurmctld cannot be reached, never NotFound.
  */
 interface SlurmClient extends AutoCloseable {

@@ -96,20 +96,27 @@ final class SshSessions implements AutoCloseable {
     try {
       session = connect.get();
     } catch (RuntimeException e) {
-      settleOpening(null);
+      lock.lock();
+      try {
+        openingEnded();
+      } finally {
+        lock.unlock();
+      }
       throw e;
     }
     return settleOpening(session);
   }
 
+  /** Another session may be opened in this one's place; called with {@link #lock} held. */
+  private void openingEnded() {
+    opening--;
+    released.signalAll();
+  }
+
   private Slot settleOpening(ClientSession session) {
     lock.lock();
     try {
-      opening--;
-      released.signalAll();
-      if (session == null) {
-        return null;
-      }
+      openingEnded();
       if (closed) {
         session.close(true);
         throw new CrigateException.Unavailable("ssh %s: the runner is closed".formatted(target));

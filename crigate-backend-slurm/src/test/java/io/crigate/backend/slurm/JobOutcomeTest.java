@@ -3,6 +3,7 @@ package io.crigate.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -33,8 +34,8 @@ class JobOutcomeTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void mapsSlurmEndsToKubeletReasons(Case c) {
-    JobState job = new JobState(42, "crigate-x", c.state(), "None", c.exit(), c.signal(),
-        Instant.ofEpochSecond(100), Instant.ofEpochSecond(160));
+    JobState job = new JobState(42, "crigate-x", c.state(), "None", Optional.of(new JobState.Exit(c.exit(), c.signal())),
+        Optional.of(Instant.ofEpochSecond(100)), Optional.of(Instant.ofEpochSecond(160)));
 
     Records.Finish finish = JobOutcome.finish(job, c.stopped(), 1, 2);
 

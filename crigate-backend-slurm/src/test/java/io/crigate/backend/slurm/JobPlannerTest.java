@@ -54,6 +54,24 @@ class JobPlannerTest {
   }
 
   @Test
+  void aCpusetAsksForAsManyCpusAsItListsWhenThatIsMoreThanTheQuota() {
+    ContainerConfig config = container(Map.of()).setLinux(LinuxContainerConfig.newBuilder().setResources(
+        // half a CPU of quota, but three CPUs pinned
+        LinuxContainerResources.newBuilder().setCpuQuota(50_000).setCpuPeriod(100_000).setCpusetCpus("0,2-3"))).build();
+
+    assertThat(planner.plan(config, pod(Map.of()), "cid", "/shared/p/c").options().asMap()).containsEntry("cpus-per-task", "3");
+  }
+
+  @Test
+  void aMalformedCpusetIsRefusedNamingIt() {
+    ContainerConfig config = container(Map.of()).setLinux(LinuxContainerConfig.newBuilder().setResources(
+        LinuxContainerResources.newBuilder().setCpusetCpus("0-x"))).build();
+
+    assertThatThrownBy(() -> planner.plan(config, pod(Map.of()), "cid", "/shared/p/c"))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("cpuset_cpus").hasMessageContaining("0-x");
+  }
+
+  @Test
   void reservedVariablesStayOutOfTheJobAndItsScript() {
     ContainerConfig config = container(Map.of("CLUSTER_CONFIG", "echo pre-123", "CLUSTER_OTHER", "pw-123",
         "JOB_QUEUE", "q", "KUBERNETES_SERVICE_HOST", "10.0.0.1", "MPI_FLAGS", "-np 2", "MPI_VERSION", "4",

@@ -10,6 +10,7 @@ import io.crigate.transport.EventLoops;
 import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
@@ -63,6 +64,18 @@ final class SlurmCluster {
   static SlurmBackend backend(ObjectNode settings, Path state, Clock clock) {
     return (SlurmBackend) new SlurmBackendFactory().create(
         new InitContext("slurm-it", settings, state, new FileDurableStore(state.resolve("store")), clock, IO));
+  }
+
+  /**
+   * A backend on the local transport whose process "dies" right after each sbatch was accepted,
+   * before the job id is stored; a second backend on the same state is the restarted crigate.
+   */
+  static SlurmBackend crashingAfterSubmit(ObjectNode settings, Path state) {
+    RecordStore records = new RecordStore(new FileDurableStore(state.resolve("store")));
+    SlurmClient client = new CrashAfterSubmit(new CliSlurmClient(new LocalCommandRunner(), ZoneId.systemDefault()));
+    return new SlurmBackend("slurm-it", SlurmSettings.parse("slurm-it", settings), client, login -> {
+      throw new IllegalStateException("no cluster logins here");
+    }, records, LoginVault.in(state), Clock.systemUTC());
   }
 
   static PodSandboxConfig pod(String name, Path logDir, Map<String, String> annotations) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.Optional;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -19,7 +20,7 @@ class SlurmTimesTest {
       "|",
       "2026-13-40T99:00:00|"}, delimiter = '|')
   void parsesSlurmLocalTimesAndUnsetMarkers(String text, String expected) {
-    Instant parsed = SlurmTimes.parse(text == null ? "" : text, ZoneId.of("Europe/Berlin"));
-    assertThat(parsed).isEqualTo(expected == null ? null : Instant.parse(expected));
+    Optional<Instant> parsed = SlurmTimes.parse(text == null ? "" : text, ZoneId.of("Europe/Berlin"));
+    assertThat(parsed).isEqualTo(Optional.ofNullable(expected).map(Instant::parse));
   }
 }

@@ -26,8 +26,16 @@ public final class ConfigLoader {
   private ConfigLoader() {}
 
   public static GatewayConfig load(ConfigFlags flags) {
+    return load(flags, JsonNodeFactory.instance.objectNode());
+  }
+
+  /**
+   * As {@link #load(ConfigFlags)}, with settings translated from another system's flags or files
+   * (multi-cri, CRI Resource Manager) laid over the file key by key, and crigate's own flags over both.
+   */
+  public static GatewayConfig load(ConfigFlags flags, ObjectNode translated) {
     ObjectNode file = flags.config() == null ? JsonNodeFactory.instance.objectNode() : readFile(Path.of(flags.config()));
-    return ConfigReader.read(ConfigMerge.merge(file, flags.toTree()));
+    return ConfigReader.read(ConfigMerge.merge(DeepMerge.over(file, translated), flags.toTree()));
   }
 
   static ObjectNode readFile(Path path) {

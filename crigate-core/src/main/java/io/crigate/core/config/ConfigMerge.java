@@ -30,7 +30,7 @@ final class ConfigMerge {
     return merged;
   }
 
-  private static void replaceOrAppend(ArrayNode backends, JsonNode backend) {
+  static void replaceOrAppend(ArrayNode backends, JsonNode backend) {
     JsonNode name = backend.get(ConfigKeys.NAME);
     for (int i = 0; i < backends.size(); i++) {
       if (name.equals(backends.get(i).get(ConfigKeys.NAME))) {

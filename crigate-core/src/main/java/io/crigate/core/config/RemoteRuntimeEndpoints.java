@@ -11,14 +11,14 @@ import io.crigate.spi.CrigateException;
  * the remote runtime's default handler. Only the first {@code :} separates the name, since the
  * endpoint itself contains colons.
  */
-final class RemoteRuntimeEndpoints {
+public final class RemoteRuntimeEndpoints {
 
   static final String BACKEND_TYPE = "cri";
   private static final String EXAMPLE = "default:unix:///run/containerd/containerd.sock";
 
   private RemoteRuntimeEndpoints() {}
 
-  static ArrayNode parse(String flag) {
+  public static ArrayNode parse(String flag) {
     ArrayNode backends = JsonNodeFactory.instance.arrayNode();
     for (String entry : flag.split(",")) {
       String trimmed = entry.trim();

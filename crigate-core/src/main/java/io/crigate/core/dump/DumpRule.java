@@ -18,8 +18,15 @@ public record DumpRule(DumpLevel level, Pattern methods) {
       throw new CrigateException.InvalidArgument(
           "dump rule '%s' is not level:regex (e.g. full:CreateContainer)".formatted(spec));
     }
-    DumpLevel level = DumpLevel.parse(spec.substring(0, colon));
-    String regex = spec.substring(colon + 1);
+    return of(DumpLevel.parse(spec.substring(0, colon)), spec.substring(colon + 1), spec);
+  }
+
+  /**
+   * A rule for {@code methods} at {@code level}. A lone {@code *} means every method, as CRI
+   * Resource Manager writes it (it is not a valid regex on its own).
+   */
+  static DumpRule of(DumpLevel level, String methods, String spec) {
+    String regex = methods.equals("*") ? ".*" : methods;
     try {
       return new DumpRule(level, Pattern.compile(regex));
     } catch (PatternSyntaxException e) {

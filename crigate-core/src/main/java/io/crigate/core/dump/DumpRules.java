@@ -1,6 +1,5 @@
 package io.crigate.core.dump;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,13 +18,12 @@ public final class DumpRules {
     this.rules = List.copyOf(rules);
   }
 
-  /** Parses a comma-separated list such as {@code off:.*,short:.*Pod.*,full:CreateContainer}. */
+  /**
+   * Parses a comma-separated list such as {@code off:.*,short:.*Pod.*,full:CreateContainer}, or CRI
+   * Resource Manager's forms such as {@code reset,full:.*} ({@link DumpSpec}).
+   */
   public static DumpRules parse(String spec) {
-    return new DumpRules(Arrays.stream(spec.split(","))
-        .map(String::trim)
-        .filter(s -> !s.isEmpty())
-        .map(DumpRule::parse)
-        .toList());
+    return DumpSpec.parse(spec);
   }
 
   public static DumpRules none() {

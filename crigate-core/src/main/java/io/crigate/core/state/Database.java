@@ -6,6 +6,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.function.LongConsumer;
 
 /**
  * The one SQLite connection behind {@link GatewayState}. Every use holds the lock: SQLite admits one
@@ -25,16 +26,19 @@ final class Database implements AutoCloseable {
 
   private final Connection connection;
   private final Path file;
+  private final LongConsumer writeNanos;
 
-  private Database(Connection connection, Path file) {
+  private Database(Connection connection, Path file, LongConsumer writeNanos) {
     this.connection = connection;
     this.file = file;
+    this.writeNanos = writeNanos;
   }
 
-  static Database open(Path file) {
+  /** {@code writeNanos} hears how long each {@link #write} took, commit included. */
+  static Database open(Path file, LongConsumer writeNanos) {
     try {
       Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
-      Database database = new Database(connection, file);
+      Database database = new Database(connection, file, writeNanos);
       database.configure();
       database.migrate();
       return database;
@@ -68,7 +72,9 @@ final class Database implements AutoCloseable {
    * lock, so the index never shows a row the disk lacks and two writers cannot reorder their updates.
    */
   synchronized void write(Work<?> work, Runnable afterCommit) {
+    long start = System.nanoTime();
     transaction(work);
+    writeNanos.accept(System.nanoTime() - start);
     afterCommit.run();
   }
 

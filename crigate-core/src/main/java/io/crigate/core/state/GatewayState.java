@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.LongConsumer;
 
 /**
  * crigate's durable memory: which backend owns each sandbox and container, and each backend's own
@@ -43,6 +44,14 @@ public final class GatewayState implements AutoCloseable {
    * @throws CrigateException.FailedPrecondition when the directory or database cannot be opened
    */
   public static GatewayState open(Path stateDir) {
+    return open(stateDir, nanos -> {});
+  }
+
+  /**
+   * As {@link #open(Path)}; {@code ownershipWriteNanos} hears the duration of each committed write
+   * of the gateway's own records (sandboxes, containers), for the write-latency metric.
+   */
+  public static GatewayState open(Path stateDir, LongConsumer ownershipWriteNanos) {
     Path file = stateDir.resolve(FILE_NAME);
     try {
       PrivateFiles.directory(stateDir);
@@ -53,7 +62,7 @@ public final class GatewayState implements AutoCloseable {
       throw new CrigateException.FailedPrecondition("cannot create state directory %s: %s".formatted(stateDir,
           e.getCause()));
     }
-    GatewayState state = new GatewayState(Database.open(file));
+    GatewayState state = new GatewayState(Database.open(file, ownershipWriteNanos));
     // Left by an older crigate, or by a crash, with the umask's mode.
     PrivateFiles.tightenIfPresent(stateDir.resolve(FILE_NAME + "-wal"));
     PrivateFiles.tightenIfPresent(stateDir.resolve(FILE_NAME + "-shm"));

@@ -42,6 +42,19 @@ class GatewayStateTest {
     }
   }
 
+  @Test
+  void eachCommittedOwnershipWriteIsTimedAndARolledBackOneIsNot() {
+    List<Long> writes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    try (GatewayState state = GatewayState.open(dir, writes::add)) {
+      state.sandboxes().add(sandbox("s1", "alpha"));
+      state.containers().add(container("c1", "s1", "alpha"));
+      state.containers().remove("c1");
+      assertThat(writes).hasSize(3).allSatisfy(nanos -> assertThat(nanos).isPositive());
+      state.backendStore("alpha").put("k", "v".getBytes());
+      assertThat(writes).as("backend stores are timed by their own wrapper").hasSize(3);
+    }
+  }
+
   /** Issue 16 item 2: the database holds pod configs and env values, so nobody else may read it. */
   @Test
   void theStateDirAndEveryDatabaseFileArePrivateAndWiderOnesAreTightened() throws Exception {

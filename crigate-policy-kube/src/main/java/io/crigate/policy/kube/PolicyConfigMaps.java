@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@link ConfigLayer#CLUSTER} layer of the policy configuration: informers on this node and on
  * the ConfigMaps of its namespace; whenever either changes, the most specific
- * {@code crigate-config.*} ConfigMap ({@link ConfigMapNames}) is applied, or the layer is dropped
+ * {@code crigate-config.*} or CRI Resource Manager {@code cri-resmgr-config.*} ConfigMap
+ * ({@link ConfigMapNames}) is applied, or the layer is dropped
  * when none exists. A configuration the policy rejects is logged and posted as a Warning Event on
  * the node; the previous configuration stays active.
  */
@@ -137,7 +138,10 @@ public final class PolicyConfigMaps implements AutoCloseable {
     Node node = node();
     Map<String, String> labels = node == null || node.getMetadata().getLabels() == null
         ? Map.of() : node.getMetadata().getLabels();
-    return new ConfigMapNames(settings.node(), Optional.ofNullable(labels.get(settings.groupLabel())).filter(g -> !g.isEmpty()));
+    // crigate's group label first; a node labelled only for CRI Resource Manager keeps its group
+    Optional<String> group = Optional.ofNullable(labels.get(settings.groupLabel())).filter(g -> !g.isEmpty())
+        .or(() -> Optional.ofNullable(labels.get(ConfigMapNames.CRI_RM_GROUP_LABEL)).filter(g -> !g.isEmpty()));
+    return new ConfigMapNames(settings.node(), group);
   }
 
   private Node node() {
@@ -153,7 +157,8 @@ public final class PolicyConfigMaps implements AutoCloseable {
     }
     try {
       JsonNode section = YAML.readTree(text);
-      return section == null || section.isMissingNode() || section.isNull() ? YAML.createObjectNode() : section;
+      section = section == null || section.isMissingNode() || section.isNull() ? YAML.createObjectNode() : section;
+      return ConfigMapNames.isCriRm(name) ? CriRmConfigMapPolicy.translate(cm, section) : section;
     } catch (IOException e) {
       throw new CrigateException.InvalidArgument("data.%s of ConfigMap %s is not YAML: %s".formatted(DATA_KEY, name, e.getMessage()));
     }

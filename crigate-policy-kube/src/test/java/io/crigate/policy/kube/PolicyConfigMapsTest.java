@@ -29,7 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Precedence, live switching and rejection on fabric8's mock API server in CRUD mode. */
+/** Precedence, live switching and rejection on fabric8's mock API server in CRUD mode, crigate's and CRI Resource Manager's ConfigMaps. */
 @EnableKubernetesMockClient(crud = true)
 class PolicyConfigMapsTest {
 
@@ -158,6 +158,59 @@ class PolicyConfigMapsTest {
     assertThat(policy.active()).isEqualTo("none");
     await().atMost(WAIT).until(() -> !events().isEmpty());
     assertThat(events().getFirst().getMessage()).contains("data.policy");
+  }
+
+  // CRI Resource Manager's ConfigMaps and group label, as its README names them, beside crigate's own
+
+  static final String CRI_RM_GROUP_LABEL = "cri-resource-manager.intel.com/group";
+
+  /** The README's static example, as the data of a ConfigMap. */
+  static final String README_STATIC = """
+      ReservedResources:
+        CPU: 1
+      Active: static
+      """;
+
+  @Test
+  void criRmConfigMapsApplyWithTheirGroupLabelAndCrigatesWinAtTheSameLevel() {
+    // kubectl label --overwrite nodes node-1 cri-resource-manager.intel.com/group=foo (crigate's label removed)
+    client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().removeFromLabels(GROUP_LABEL)
+        .addToLabels(CRI_RM_GROUP_LABEL, "foo").endMetadata().build());
+    configMap("cri-resmgr-config.default", "Active: static-plus\n");
+    start();
+    assertThat(policy.active()).isEqualTo("static-plus");
+
+    configMap("cri-resmgr-config.group.foo", README_STATIC);
+    awaitActive("static");
+
+    // both kinds for the group: crigate's own wins
+    configMap("crigate-config.group.foo", "active: topology-aware");
+    awaitActive("topology-aware");
+
+    // a node-level CRI Resource Manager ConfigMap beats any group-level one
+    configMap("cri-resmgr-config.node." + NODE, "Active: null\n");
+    awaitActive("none");
+
+    // kubectl label nodes node-1 cri-resource-manager.intel.com/group-
+    client.configMaps().inNamespace(NS).withName("cri-resmgr-config.node." + NODE).delete();
+    client.nodes().withName(NODE).edit(n -> new NodeBuilder(n).editMetadata().removeFromLabels(CRI_RM_GROUP_LABEL)
+        .endMetadata().build());
+    awaitActive("static-plus");
+  }
+
+  @Test
+  void aSettingCrigateCannotHonourRejectsTheConfigMapNamingIt() {
+    configMap("cri-resmgr-config.default", README_STATIC);
+    start();
+    assertThat(policy.active()).isEqualTo("static");
+
+    configMap("cri-resmgr-config.node." + NODE, "Active: balloons\n");
+
+    await("a warning event on the node").atMost(WAIT).until(() -> !events().isEmpty());
+    Event event = events().getFirst();
+    assertThat(event.getMessage()).contains("cri-resmgr-config.node." + NODE)
+        .contains("policy.Active: policy 'balloons' is not implemented by crigate");
+    assertThat(policy.active()).isEqualTo("static");
   }
 
   List<Event> events() {

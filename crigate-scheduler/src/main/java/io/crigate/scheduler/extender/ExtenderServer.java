@@ -16,21 +16,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The kube-scheduler extender over HTTP: {@code POST {urlPrefix}/prioritize} and
- * {@code POST {urlPrefix}/filter}. Malformed requests get 400 with a message naming the problem.
+ * The kube-scheduler extender over HTTP(S): {@code POST {urlPrefix}/prioritize} and
+ * {@code POST {urlPrefix}/filter}. Malformed requests get 400 with a message naming the problem,
+ * bodies above {@link ExtenderEndpoint#maxRequestBytes()} 413.
  */
 public final class ExtenderServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExtenderServer.class);
-  /** A NodeList of 5,000 nodes is a few MB; refuse anything far beyond that. */
-  static final long MAX_REQUEST_BYTES = 64L * 1024 * 1024;
-
   private final LayerExtender extender;
   private final ExtenderJson json = new ExtenderJson();
   private final WebServer server;
   private final VerbMetrics verbs;
 
   /**
+   * Plain HTTP with the default request limit (tests and benchmarks on loopback).
+   *
    * @param urlPrefix the {@code urlPrefix} path of kube-scheduler's extender config, e.g. {@code /crigate}
    * @param port 0 for any free port
    * @param filter whether to serve the {@code filter} verb (off: it answers 404)
@@ -38,22 +38,24 @@ public final class ExtenderServer implements AutoCloseable {
    */
   public ExtenderServer(String host, int port, String urlPrefix, boolean filter, LayerIndex inventories,
       Function<String, CpuLoad> loads, Function<String, ImageLayers> registry) {
-    this(host, port, urlPrefix, filter, inventories, loads, registry, null);
+    this(ExtenderEndpoint.plain(host, port, urlPrefix), filter, inventories, loads, registry, null);
   }
 
   /**
    * @param metrics when not null, each verb's latency goes into it and it is served on
    *     {@code GET /metrics} (with {@code /healthz}) on the same port
    */
-  public ExtenderServer(String host, int port, String urlPrefix, boolean filter, LayerIndex inventories,
+  public ExtenderServer(ExtenderEndpoint endpoint, boolean filter, LayerIndex inventories,
       Function<String, CpuLoad> loads, Function<String, ImageLayers> registry, PrometheusRegistry metrics) {
     this.extender = new LayerExtender(inventories, loads, registry);
     this.verbs = metrics == null ? null : new VerbMetrics(metrics);
-    String prefix = urlPrefix.endsWith("/") ? urlPrefix.substring(0, urlPrefix.length() - 1) : urlPrefix;
-    this.server = WebServer.builder()
-        .host(host)
-        .port(port)
-        .maxPayloadSize(MAX_REQUEST_BYTES)
+    String prefix = endpoint.urlPrefix();
+    var builder = WebServer.builder();
+    endpoint.tls().ifPresent(tls -> builder.tls(tls.helidonTls()));
+    this.server = builder
+        .host(endpoint.host())
+        .port(endpoint.port())
+        .maxPayloadSize(endpoint.maxRequestBytes())
         // Nagle's algorithm against the client's delayed ACK holds a reply written in two parts for
         // ~40 ms; a scheduler waiting on every pod cannot afford that.
         .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
@@ -69,8 +71,9 @@ public final class ExtenderServer implements AutoCloseable {
         })
         .build()
         .start();
-    LOG.info("crigate extender listening on {}:{}{}/prioritize (filter verb {})", host, server.port(), prefix,
-        filter ? "on" : "off");
+    LOG.info("crigate extender listening on {}://{}:{}{}/prioritize (filter verb {}, client certificates {})",
+        endpoint.tls().isPresent() ? "https" : "http", endpoint.host(), server.port(), prefix, filter ? "on" : "off",
+        endpoint.tls().flatMap(ExtenderTls::clientCaFile).isPresent() ? "required" : "not asked");
   }
 
   public int port() {

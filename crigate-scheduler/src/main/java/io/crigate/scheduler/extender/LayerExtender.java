@@ -4,6 +4,7 @@ import io.crigate.images.ImageLayers;
 import io.crigate.scheduler.CpuLoad;
 import io.crigate.scheduler.LayerLocality;
 import io.crigate.scheduler.PodLayers;
+import io.crigate.spi.CrigateException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * score compares. An image whose layers the registry cannot tell is left out of the pod (its bytes
  * are unknown); a node without an inventory is scored as holding none of the pod's layers, since
  * that is the most it could have to pull. The candidates' CPU loads, which kube-scheduler does not
- * send, come from {@code loads}; the pod's own CPU request from the pod in the request.
+ * send, come from {@code loads}; the pod's own CPU request from the pod in the request. An image
+ * whose registry is not on the allow-list is likewise left out, and said once per registry.
  */
 final class LayerExtender {
 
@@ -32,6 +34,7 @@ final class LayerExtender {
   private final LayerIndex index;
   private final Function<String, CpuLoad> loads;
   private final Function<String, ImageLayers> registry;
+  private final RefusedRegistries refused = new RefusedRegistries();
 
   /**
    * @param loads a node's CPU load by name, e.g. {@link NodeLoads}, which a {@link NodeLoadInformer} keeps current; {@link CpuLoad#UNKNOWN} where not known
@@ -73,6 +76,8 @@ final class LayerExtender {
     for (String image : new LinkedHashSet<>(args.images())) {
       try {
         images.add(registry.apply(image));
+      } catch (CrigateException.PermissionDenied notAllowed) {
+        refused.report(image, notAllowed);
       } catch (RuntimeException unknown) {
         LOG.warn("pod {}: no layers for image {}, scoring without it: {}", args.podName(), image, unknown.getMessage());
       }

@@ -1,0 +1,63 @@
+package io.crigate.backend.slurm;
+
+import com.google.protobuf.ByteString;
+import io.crigate.api.cri.v1.ExecSyncRequest;
+import io.crigate.api.cri.v1.ExecSyncResponse;
+import io.crigate.spi.CrigateException;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** Commands in a running container's job: ExecSync, and the job a streaming exec or attach joins. */
+final class RunningJobs {
+
+  private final Inventory inventory;
+  private final Clusters clusters;
+  private final ImageRunner runner;
+  private final SandboxDirectory dirs;
+
+  RunningJobs(Inventory inventory, Clusters clusters, ImageRunner runner, SandboxDirectory dirs) {
+    this.inventory = inventory;
+    this.clusters = clusters;
+    this.runner = runner;
+    this.dirs = dirs;
+  }
+
+  ExecSyncResponse execSync(ExecSyncRequest request) {
+    Records.Container container = running(request.getContainerId());
+    List<String> argv = runner.exec(image(container), container.id(), request.getCmdList());
+    if (request.getTimeout() > 0) {
+      // coreutils timeout on the compute node: the command ends there, not only our wait for it;
+      // it exits 124 like containerd's timed-out exec probes fail, and KILL follows 2 s after TERM.
+      argv = Stream.concat(Stream.of("timeout", "--kill-after=2", request.getTimeout() + "s"), argv.stream()).toList();
+    }
+    CommandResult result = clusters.of(container.login()).client().exec(container.jobId(), argv);
+    return ExecSyncResponse.newBuilder().setStdout(ByteString.copyFrom(result.stdout()))
+        .setStderr(ByteString.copyFrom(result.stderr())).setExitCode(result.exitCode()).build();
+  }
+
+  /** The running job of a container, for a streaming session; a job still queued has nowhere to run one. */
+  RunningJob runningJob(String containerId) {
+    Records.Container container = running(containerId);
+    clusters.of(container.login()).poller().state(container.jobId()).filter(job -> job.state().equals("PENDING"))
+        .ifPresent(job -> {
+          throw new CrigateException.FailedPrecondition("container %s: slurm job %d is still PENDING (%s): it has no "
+              .formatted(container.id(), job.jobId(), job.reason()) + "allocation to run in yet");
+        });
+    String image = image(container);
+    return new RunningJob(container.id(), container.jobId(), container.login(),
+        cmd -> runner.exec(image, container.id(), cmd), dirs.container(container.sandboxId(), container.id()),
+        () -> inventory.ended(container.id()));
+  }
+
+  private Records.Container running(String id) {
+    Records.Container container = inventory.container(id);
+    if (!container.started() || container.finish() != null) {
+      throw new CrigateException.FailedPrecondition("container %s is not running".formatted(container.id()));
+    }
+    return container;
+  }
+
+  private static String image(Records.Container container) {
+    return Inventory.containerConfig(container).getImage().getImage();
+  }
+}

@@ -1,0 +1,224 @@
+package io.crigate.cli.migrate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.crigate.cli.migrate.SeedArguments.SeedCommandLine;
+import io.crigate.policy.seed.SeedFinding;
+import io.crigate.policy.seed.SeedFinding.Outcome;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The seed systems' own command lines, verbatim from their READMEs, through the translation. */
+class SeedArgumentsTest {
+
+  private static final Map<String, String> ENV = Map.of("HOME", "/home/jorge");
+
+  @TempDir
+  Path dir;
+
+  private static SeedCommandLine translate(String... args) {
+    return SeedArguments.translate(List.of(args), ENV);
+  }
+
+  private static List<String> settings(SeedCommandLine line, Outcome outcome) {
+    return line.with(outcome).stream().map(SeedFinding::setting).toList();
+  }
+
+  @Test
+  void multiCriSystemdUnitExample() {
+    // ExecStart=/usr/local/bin/multi-cri -v 3 --socket-path /var/run/multi-cri.sock --remote-runtime-endpoints default:/var/run/dockershim.sock
+    SeedCommandLine line = SeedArguments.translate(List.of("-v", "3", "--socket-path", "/var/run/multi-cri.sock",
+        "--remote-runtime-endpoints", "default:/var/run/dockershim.sock"), Map.of("HOME", "/home/jorge",
+        "CRI_SLURM_BUILD_IN_CLUSTER", "true"));
+
+    assertThat(line.crigateArgs()).containsExactly("--remote-runtime-endpoints", "default:/var/run/dockershim.sock");
+    assertThat(line.settings().get("socket").asText()).isEqualTo("/var/run/multi-cri.sock");
+    assertThat(line.settings().get("logLevel").asText()).isEqualTo("debug");
+    // multi-cri runs its slurm adapter unless told otherwise: RuntimeClass multicri goes to Slurm
+    assertThat(line.settings().at("/backends/0/type").asText()).isEqualTo("slurm");
+    assertThat(line.settings().at("/backends/0/handlers/0").asText()).isEqualTo("multicri");
+    assertThat(line.settings().at("/backends/0/workDir").asText()).isEqualTo("/home/jorge/multi-cri");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("CRI_SLURM_BUILD_IN_CLUSTER");
+    assertThat(line.with(Outcome.REFUSED)).isEmpty();
+  }
+
+  @Test
+  void multiCriDocumentedFlagsMapOrWarn() {
+    SeedCommandLine line = translate("--root-dir", "/var/lib/multi-cri", "--stream-addr", "127.0.0.1",
+        "--stream-port", "10010", "--sandbox-image", "gcr.io/google_containers/pause:3.0", "--adapter-name", "slurm",
+        "--enable-pod-persistence", "--resources-cache-path", "/root/.multi-cri/", "--stderrthreshold", "2",
+        "--network-bin-dir", "/opt/cni/bin", "--network-conf-dir", "/etc/cni/net.d");
+
+    assertThat(line.settings().get("stateDir").asText()).isEqualTo("/var/lib/multi-cri");
+    assertThat(line.settings().at("/streaming/address").asText()).isEqualTo("127.0.0.1");
+    assertThat(line.settings().at("/streaming/port").asInt()).isEqualTo(10010);
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("--sandbox-image", "--enable-pod-persistence",
+        "--resources-cache-path", "--stderrthreshold", "--network-bin-dir", "--network-conf-dir");
+    assertThat(line.with(Outcome.REFUSED)).isEmpty();
+    assertThat(line.crigateArgs()).isEmpty();
+  }
+
+  @Test
+  void multiCriFlagsCrigateCannotHonourAreRefusedWithWhy() {
+    SeedCommandLine line = translate("--enable-pod-network", "--adapter-name", "docker", "--stream-port", "many");
+
+    assertThat(line.with(Outcome.REFUSED)).extracting(SeedFinding::line).containsExactly(
+        "--enable-pod-network: crigate does not set up CNI networks for Slurm pods; pods on a cri backend get the "
+            + "network of that runtime's CNI configuration",
+        "--stream-port: 'many' is not a port number (0-65535)",
+        "--adapter-name docker: multi-cri has no adapter 'docker'; crigate's backend types are cri and slurm");
+  }
+
+  @Test
+  void criRmReadmeDumperExample() {
+    // ./cmd/cri-resmgr/cri-resmgr -policy null -dump 'reset,full:.*' -dump-file /tmp/cri.dump
+    SeedCommandLine line = translate("-policy", "null", "-dump", "reset,full:.*", "-dump-file", "/tmp/cri.dump");
+
+    assertThat(line.crigateArgs()).containsExactly("--dump-file", "/tmp/cri.dump");
+    assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("reset,full:.*");
+    assertThat(line.settings().at("/policy/active").asText()).isEqualTo("none");
+    assertThat(line.findings()).allMatch(f -> f.outcome() == Outcome.MAPPED);
+  }
+
+  @Test
+  void criRmReadmeForceConfigExample() throws Exception {
+    // cri-resmgr --force-config <config-file> --runtime-socket unix:///var/run/containerd/containerd.sock
+    Path config = Files.writeString(dir.resolve("static.cfg"), """
+        policy:
+          ReservedResources:
+            CPU: 1
+          Active: static
+        """);
+    SeedCommandLine line = translate("--force-config", config.toString(), "--runtime-socket",
+        "unix:///var/run/containerd/containerd.sock");
+
+    assertThat(line.settings().at("/policy/active").asText()).isEqualTo("static");
+    assertThat(line.settings().at("/policy/reservedCpus").asText()).isEqualTo("quantity:1");
+    assertThat(line.settings().at("/backends/0/endpoint").asText()).isEqualTo("unix:///var/run/containerd/containerd.sock");
+    assertThat(line.settings().at("/backends/0/handlers/0").asText()).isEqualTo("default");
+    assertThat(line.findings()).allMatch(f -> f.outcome() == Outcome.MAPPED);
+  }
+
+  @Test
+  void criRmOneOptionPerLineConfigFile() throws Exception {
+    Path config = Files.writeString(dir.resolve("cri-resmgr.cfg"), """
+        # the same options as the command line, without dashes
+        policy static
+        reserved-resources=cpu=1
+        relay-socket /var/run/cri-relay.sock
+        dump reset,full:.*
+        """);
+    SeedCommandLine line = translate("-config", config.toString());
+
+    assertThat(line.settings().at("/policy/active").asText()).isEqualTo("static");
+    assertThat(line.settings().at("/policy/reservedCpus").asText()).isEqualTo("quantity:1");
+    assertThat(line.settings().get("socket").asText()).isEqualTo("/var/run/cri-relay.sock");
+    assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("reset,full:.*");
+    assertThat(line.crigateArgs()).isEmpty();
+  }
+
+  @Test
+  void criRmSampleStaticPolicyCfgAddsUpItsDumpLines() throws Exception {
+    // sample-configs/static-policy.cfg
+    Path config = Files.writeString(dir.resolve("static-policy.cfg"), """
+        # enable the static policy
+        policy = static
+        # reserve a full CPU for kube- and system-reserved tasks
+        reserved-resources = cpu=1000m
+        # turn on debugging for the agnostic and static policy modules
+        logger-debug = policy,static
+        # suppress dumping of everything
+        dump = off:.*
+        # then turn on dumping of interesting messages
+        dump = full:RunPodSandbox,StopPodSandbox,RemovePodSandbox
+        dump = full:CreateContainer,StartContainer,StopContainer,RemoveContainer
+        dump = full:UpdateContainerResources
+        """);
+    SeedCommandLine line = translate("--force-config", config.toString());
+
+    assertThat(line.settings().at("/policy/active").asText()).isEqualTo("static");
+    assertThat(line.settings().at("/policy/reservedCpus").asText()).isEqualTo("quantity:1000m");
+    assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("off:.*,full:RunPodSandbox,StopPodSandbox,"
+        + "RemovePodSandbox,full:CreateContainer,StartContainer,StopContainer,RemoveContainer,full:UpdateContainerResources");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("logger-debug");
+  }
+
+  @Test
+  void repeatedDumpFlagsAddUpAndDebugIsDroppedWithAWarning() {
+    SeedCommandLine line = translate("-dump", "off:.*", "--dump=full:.*,debug");
+
+    assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("off:.*,full:.*");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("--dump debug");
+  }
+
+  @Test
+  void crigatesOwnConfigFilePassesThrough() throws Exception {
+    Path config = Files.writeString(dir.resolve("crigate.yaml"), "policy:\n  active: static\n");
+    SeedCommandLine line = translate("--config", config.toString(), "--socket", "/run/x.sock");
+
+    assertThat(line.crigateArgs()).containsExactly("--config", config.toString(), "--socket", "/run/x.sock");
+    assertThat(line.findings()).isEmpty();
+  }
+
+  @Test
+  void criRmListPoliciesBecomesCrigatePolicies() {
+    SeedCommandLine line = translate("--list-policies");
+
+    assertThat(line.replacesServe()).isTrue();
+    assertThat(line.crigateArgs()).containsExactly("policies");
+  }
+
+  @Test
+  void criRmFlagsWithoutCrigateMeaning() {
+    SeedCommandLine line = translate("--agent-socket", "/var/run/cri-resmgr/cri-resmgr-agent.sock",
+        "--available-resources", "cpu=cpuset:0-63", "--reset-policy", "--image-socket", "/var/run/dockershim.sock",
+        "-policy", "balloons", "--logger-debug", "*");
+
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("--agent-socket");
+    assertThat(settings(line, Outcome.REFUSED)).containsExactly("--available-resources", "--reset-policy",
+        "--image-socket", "-policy");
+    assertThat(line.settings().get("logLevel").asText()).isEqualTo("debug");
+  }
+
+  @Test
+  void criRmRelayDirAndPolicySwitchFlags() {
+    SeedCommandLine line = translate("--relay-dir", "/var/lib/cri-relay", "--allow-policy-switch",
+        "--disable-policy-switch", "--runtime-socket", "/run/containerd/containerd.sock");
+
+    assertThat(line.settings().get("stateDir").asText()).isEqualTo("/var/lib/cri-relay");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("--allow-policy-switch");
+    assertThat(settings(line, Outcome.REFUSED)).containsExactly("--disable-policy-switch");
+  }
+
+  @Test
+  void criRmYamlSectionsBesidesPolicy() throws Exception {
+    // the dump and logger sections of cmd/cri-resmgr/fallback.cfg.sample, with two more sections
+    Path config = Files.writeString(dir.resolve("fallback.cfg"), """
+        policy:
+          Active: memtier
+          ReservedResources:
+            CPU: 750m
+        logger:
+          Debug: resource-manager,cache,policy,resource-control
+        dump:
+          Config: off:.*,full:((Create)|(Remove)|(Run)|(Update)|(Start)|(Stop)).*
+          File: /tmp/cri.dump
+        instrumentation:
+          HTTPEndpoint: :8891
+        rdt:
+          options: {}
+        """);
+    SeedCommandLine line = translate("--fallback-config", config.toString(), "--runtime-socket", "/run/c.sock");
+
+    assertThat(line.settings().at("/policy/active").asText()).isEqualTo("topology-aware");
+    assertThat(line.settings().at("/dump/rules").asText())
+        .isEqualTo("off:.*,full:((Create)|(Remove)|(Run)|(Update)|(Start)|(Stop)).*");
+    assertThat(line.settings().at("/dump/file").asText()).isEqualTo("/tmp/cri.dump");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("logger.Debug", "instrumentation");
+    assertThat(settings(line, Outcome.REFUSED)).containsExactly("rdt");
+  }
+}

@@ -1,0 +1,171 @@
+package io.crigate.policy.seed;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * CRI Resource Manager's {@code policy:} section (Active, ReservedResources, AvailableResources and
+ * the per-policy sections) as crigate's {@code policy} section. Keys are matched case-insensitively,
+ * as CRI Resource Manager's JSON decoding matches them. A per-policy setting whose value is what
+ * crigate always does is mapped; one asking for anything else is refused, never silently dropped.
+ */
+public final class CriRmPolicySection {
+
+  /** CRI Resource Manager's policy names and crigate's; {@code null} was its "no policy", memtier the old topology-aware. */
+  private static final Map<String, String> POLICIES = Map.of(
+      "null", "none", "none", "none", "static", "static", "static-plus", "static-plus",
+      "topology-aware", "topology-aware", "memtier", "topology-aware");
+  private static final String AVAILABLE = "none, static, static-plus, topology-aware";
+  private static final Set<String> KNOWN_SECTIONS = Set.of("active", "reservedresources", "availableresources");
+
+  /** Per-policy booleans whose crigate behaviour is fixed: the value crigate always has. */
+  private static final Map<String, Boolean> TOPOLOGY_AWARE_FIXED = Map.of(
+      "pincpu", true, "pinmemory", true, "preferisolatedcpus", true, "prefersharedcpus", false,
+      "colocatepods", false, "colocatenamespaces", false);
+
+  private CriRmPolicySection() {}
+
+  /**
+   * @param section the value of {@code policy:} in a CRI Resource Manager configuration
+   * @param prefix how settings are named in findings, e.g. {@code policy}
+   */
+  public static ObjectNode translate(JsonNode section, String prefix, SeedFindings findings) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    if (!section.isObject()) {
+      findings.refused(prefix, "must be a mapping (Active, ReservedResources, ...)");
+      return out;
+    }
+    String active = activePolicy(section, prefix, findings, out);
+    section.properties().forEach(entry -> {
+      String key = entry.getKey();
+      String lower = key.toLowerCase(Locale.ROOT);
+      String name = prefix + "." + key;
+      switch (lower) {
+        case "active" -> { }
+        case "reservedresources" -> reserved(entry.getValue(), name, findings, out);
+        case "availableresources" -> findings.refused(name, "crigate's policies hand out every online CPU; "
+            + "keep CPUs away from them with the kernel's isolcpus= or reserve them with policy.reservedCpus");
+        default -> policySection(lower, entry.getValue(), name, active, findings);
+      }
+    });
+    return out;
+  }
+
+  private static String activePolicy(JsonNode section, String prefix, SeedFindings findings, ObjectNode out) {
+    JsonNode active = field(section, "active");
+    if (active == null) {
+      return null;
+    }
+    String name = active.asText().strip().toLowerCase(Locale.ROOT);
+    String crigate = POLICIES.get(name);
+    if (crigate == null) {
+      findings.refused(prefix + ".Active", "policy '%s' is not implemented by crigate (available: %s)"
+          .formatted(active.asText(), AVAILABLE));
+      return name;
+    }
+    out.put("active", crigate);
+    findings.mapped(prefix + ".Active", "policy.active: " + crigate);
+    return name;
+  }
+
+  private static void reserved(JsonNode resources, String name, SeedFindings findings, ObjectNode out) {
+    if (!resources.isObject()) {
+      findings.refused(name, "must be a mapping such as {CPU: 1}");
+      return;
+    }
+    resources.properties().forEach(entry -> {
+      String setting = name + "." + entry.getKey();
+      if (!entry.getKey().equalsIgnoreCase("cpu")) {
+        findings.refused(setting, "crigate's policies reserve CPUs only");
+        return;
+      }
+      String value = entry.getValue().asText().strip();
+      if (value.startsWith("cgroup:") || value.startsWith("/")) {
+        findings.refused(setting, "reading reserved CPUs from a cgroup is not supported; list them, e.g. cpuset:0-1");
+        return;
+      }
+      String crigate = cpuConstraint(value);
+      out.put("reservedCpus", crigate);
+      findings.mapped(setting, "policy.reservedCpus: " + crigate);
+    });
+  }
+
+  /** CRI Resource Manager reads a plain value as a quantity unless it looks like a CPU list. */
+  static String cpuConstraint(String value) {
+    if (value.startsWith("cpuset:") || value.startsWith("quantity:")) {
+      return value;
+    }
+    if (value.startsWith("#")) {
+      return "cpuset:" + value.substring(1);
+    }
+    if (value.contains("-") || value.contains(",")) {
+      return "cpuset:" + value;
+    }
+    return "quantity:" + value;
+  }
+
+  private static void policySection(String policy, JsonNode settings, String name, String active, SeedFindings findings) {
+    boolean isActive = policy.equals(active) || (policy.equals("memtier") && "topology-aware".equals(active))
+        || (policy.equals("topology-aware") && "memtier".equals(active));
+    if (!isActive) {
+      findings.ignored(name, "configures policy '%s', which is not the active one".formatted(policy));
+      return;
+    }
+    if (!settings.isObject()) {
+      findings.refused(name, "must be a mapping of the policy's settings");
+      return;
+    }
+    settings.properties().forEach(entry -> {
+      String setting = name + "." + entry.getKey();
+      String key = entry.getKey().toLowerCase(Locale.ROOT);
+      Boolean fixed = switch (policy) {
+        case "static" -> key.equals("relaxedisolation") ? Boolean.FALSE : null;
+        case "topology-aware", "memtier" -> TOPOLOGY_AWARE_FIXED.get(key);
+        default -> null;
+      };
+      if (fixed == null) {
+        findings.refused(setting, "crigate's %s policy has no such setting".formatted(POLICIES.get(policy)));
+      } else if (entry.getValue().isBoolean() && entry.getValue().booleanValue() == fixed) {
+        findings.mapped(setting, "always %s in crigate's %s policy".formatted(fixed, POLICIES.get(policy)));
+      } else {
+        findings.refused(setting, "crigate's %s policy always behaves as %s: %s%s".formatted(
+            POLICIES.get(policy), entry.getKey(), fixed, hint(key)));
+      }
+    });
+  }
+
+  private static String hint(String key) {
+    return switch (key) {
+      case "prefersharedcpus" -> " (per pod: annotation prefer-shared-cpus.resource-policy.nri.io)";
+      case "preferisolatedcpus" -> " (per pod: annotation prefer-isolated-cpus.resource-policy.nri.io)";
+      default -> "";
+    };
+  }
+
+  private static JsonNode field(JsonNode node, String lowerName) {
+    for (var entry : node.properties()) {
+      if (entry.getKey().toLowerCase(Locale.ROOT).equals(lowerName)) {
+        return entry.getValue();
+      }
+    }
+    return null;
+  }
+
+  /** Whether a {@code policy:} mapping is CRI Resource Manager's (capitalised keys such as Active) rather than crigate's. */
+  public static boolean looksLikeCriRm(JsonNode section) {
+    if (!section.isObject()) {
+      return false;
+    }
+    for (var entry : section.properties()) {
+      String key = entry.getKey();
+      if (KNOWN_SECTIONS.contains(key.toLowerCase(Locale.ROOT)) && Character.isUpperCase(key.charAt(0))) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

@@ -1,0 +1,107 @@
+package io.crigate.policy.seed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import org.junit.jupiter.api.Test;
+
+/** CRI Resource Manager's {@code policy:} examples, verbatim from its README and sample configs. */
+class CriRmPolicySectionTest {
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+
+  private static JsonNode policy(String yaml) throws Exception {
+    return YAML.readTree(yaml).get("policy");
+  }
+
+  @Test
+  void readmeStaticExample() throws Exception {
+    SeedFindings findings = new SeedFindings();
+    JsonNode out = CriRmPolicySection.translate(policy("""
+        policy:
+          ReservedResources:
+            CPU: 1
+          Active: static
+        """), "policy", findings);
+
+    assertThat(out.get("active").asText()).isEqualTo("static");
+    assertThat(out.get("reservedCpus").asText()).isEqualTo("quantity:1");
+    assertThat(findings.all()).allMatch(f -> f.outcome() == SeedFinding.Outcome.MAPPED);
+  }
+
+  @Test
+  void readmeStaticPlusExample() throws Exception {
+    SeedFindings findings = new SeedFindings();
+    JsonNode out = CriRmPolicySection.translate(policy("""
+        policy:
+          ReservedResources:
+            CPU: 1
+          Active: static-plus
+        """), "policy", findings);
+
+    assertThat(out.get("active").asText()).isEqualTo("static-plus");
+    assertThat(findings.with(SeedFinding.Outcome.REFUSED)).isEmpty();
+  }
+
+  @Test
+  void configurationReferenceCpusetsAndRelaxedIsolation() throws Exception {
+    SeedFindings findings = new SeedFindings();
+    JsonNode out = CriRmPolicySection.translate(policy("""
+        policy:
+          Active: static
+          AvailableResources:
+            cpu: cpuset:0-63
+          ReservedResources:
+            cpu: cpuset:0-3
+          static:
+            RelaxedIsolation: true
+        """), "policy", findings);
+
+    assertThat(out.get("reservedCpus").asText()).isEqualTo("cpuset:0-3");
+    assertThat(findings.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::setting)
+        .containsExactly("policy.AvailableResources", "policy.static.RelaxedIsolation");
+  }
+
+  @Test
+  void memtierIsTopologyAwareAndItsFixedSettingsMap() throws Exception {
+    SeedFindings findings = new SeedFindings();
+    JsonNode out = CriRmPolicySection.translate(policy("""
+        policy:
+          Active: memtier
+          ReservedResources:
+            CPU: 750m
+          topology-aware:
+            PinCPU: true
+            ColocatePods: true
+          balloons:
+            PinCPU: true
+        """), "policy", findings);
+
+    assertThat(out.get("active").asText()).isEqualTo("topology-aware");
+    assertThat(out.get("reservedCpus").asText()).isEqualTo("quantity:750m");
+    assertThat(findings.with(SeedFinding.Outcome.MAPPED)).extracting(SeedFinding::setting)
+        .contains("policy.topology-aware.PinCPU");
+    assertThat(findings.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::setting)
+        .containsExactly("policy.topology-aware.ColocatePods");
+    assertThat(findings.with(SeedFinding.Outcome.IGNORED)).extracting(SeedFinding::setting)
+        .containsExactly("policy.balloons");
+  }
+
+  @Test
+  void unimplementedPolicyIsRefusedWithTheAvailableOnes() throws Exception {
+    SeedFindings findings = new SeedFindings();
+    CriRmPolicySection.translate(policy("policy:\n  Active: podpools\n"), "policy", findings);
+
+    assertThat(findings.with(SeedFinding.Outcome.REFUSED)).singleElement()
+        .satisfies(f -> assertThat(f.line()).isEqualTo(
+            "policy.Active: policy 'podpools' is not implemented by crigate (available: none, static, static-plus, topology-aware)"));
+  }
+
+  @Test
+  void detectsCriRmSections() throws Exception {
+    assertThat(CriRmPolicySection.looksLikeCriRm(policy("policy: {Active: static}"))).isTrue();
+    assertThat(CriRmPolicySection.looksLikeCriRm(policy("policy: {active: static}"))).isFalse();
+  }
+}

@@ -1,0 +1,108 @@
+package io.crigate.scheduler.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.crigate.scheduler.CpuLoad;
+import io.crigate.spi.CrigateException;
+import java.io.ByteArrayInputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 16 item 11: request bodies are bounded by what kube-scheduler can send a
+ * {@code nodeCacheCapable} extender at 5,000 nodes, and anything above is 413, never read.
+ */
+class ExtenderRequestLimitTest {
+
+  static final int NODES = 5_000;
+  /** A node name is a DNS subdomain: at most 253 characters. */
+  static final int LONGEST_NODE_NAME = 253;
+  /** etcd's default request limit, which bounds any Pod the API server stores. */
+  static final int LARGEST_POD_BYTES = 1536 * 1024;
+
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final HttpClient HTTP = HttpClient.newHttpClient();
+  static ExtenderServer server;
+
+  @BeforeAll
+  static void start() {
+    server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, new LayerIndex(), node -> CpuLoad.UNKNOWN, image -> {
+      throw new CrigateException.NotFound(image);
+    });
+  }
+
+  @AfterAll
+  static void stop() {
+    server.close();
+  }
+
+  /** The fixture's Deployment pod padded (by an annotation) to the largest a Pod can be, and 5,000 longest names. */
+  static byte[] largestNodeCacheCapableRequest() throws Exception {
+    ObjectNode pod = (ObjectNode) JSON.readTree(Path.of("src/test/resources/extender/args-nodenames.json").toFile()).get("Pod");
+    int unpadded = JSON.writeValueAsBytes(pod).length;
+    pod.withObject("/metadata/annotations").put("padding", "x".repeat(LARGEST_POD_BYTES - unpadded - 34));
+    ObjectNode args = JSON.createObjectNode();
+    args.set("Pod", pod);
+    args.putNull("Nodes");
+    var names = args.putArray("NodeNames");
+    for (int i = 0; i < NODES; i++) {
+      String number = Integer.toString(i);
+      names.add("n".repeat(LONGEST_NODE_NAME - number.length()) + number);
+    }
+    return JSON.writeValueAsBytes(args);
+  }
+
+  @Test
+  void theLargestRequestOfFiveThousandNodesIsAnswered() throws Exception {
+    byte[] request = largestNodeCacheCapableRequest();
+
+    HttpResponse<String> response = HTTP.send(post(HttpRequest.BodyPublishers.ofByteArray(request)), HttpResponse.BodyHandlers.ofString());
+
+    assertThat((long) request.length).isLessThanOrEqualTo(ExtenderEndpoint.DEFAULT_MAX_REQUEST_BYTES);
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(JSON.readTree(response.body())).hasSize(NODES);
+  }
+
+  @Test
+  void oneByteMoreIs413WhetherTheLengthIsAnnouncedOrNot() throws Exception {
+    assert413((int) ExtenderEndpoint.DEFAULT_MAX_REQUEST_BYTES + 1);
+  }
+
+  /** 4 MiB is well beyond the largest request measured above; it is refused, not parsed. */
+  @Test
+  void aBodyBeyondAnyLegalRequestIs413() throws Exception {
+    assert413(4 << 20);
+  }
+
+  private static void assert413(int size) throws Exception {
+    byte[] tooLarge = new byte[size];
+    Arrays.fill(tooLarge, (byte) ' ');
+    tooLarge[0] = '{';
+
+    var announced = HttpRequest.BodyPublishers.ofByteArray(tooLarge);
+    var chunked = HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(tooLarge));
+    for (var body : new HttpRequest.BodyPublisher[] {announced, chunked}) {
+      HttpResponse<String> response = HTTP.send(post(body), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      assertThat(response.statusCode()).as("body of %d bytes, length %s", tooLarge.length, body.contentLength())
+          .isEqualTo(413);
+    }
+  }
+
+  private static HttpRequest post(HttpRequest.BodyPublisher body) {
+    return HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/crigate/prioritize"))
+        .timeout(Duration.ofMinutes(2))
+        .header("Content-Type", "application/json")
+        .POST(body).build();
+  }
+}
