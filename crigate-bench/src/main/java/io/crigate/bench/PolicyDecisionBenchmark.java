@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.crigate.core.state.GatewayState;
 import io.crigate.policy.Policies;
-import io.crigate.policy.PolicySettings;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
@@ -113,8 +112,7 @@ public final class PolicyDecisionBenchmark {
   record Fleet(AdjustmentPlugin policy, List<ContainerContext> running) {
 
     static Fleet start(String name, CpuTopology topology, DurableStore store) throws Exception {
-      PolicySettings settings = PolicySettings.read(YAML.readTree(CONFIGS.get(name)), Policies.descriptions().keySet(), topology);
-      AdjustmentPlugin policy = Policies.create(settings, topology, store);
+      AdjustmentPlugin policy = Policies.create(YAML.readTree(CONFIGS.get(name)), topology, store);
       List<ContainerContext> running = new ArrayList<>();
       for (int i = 0; i < RUNNING; i++) {
         // 40 Guaranteed containers of 2 CPUs, the rest Burstable 250m, in 25 namespaces

@@ -6,6 +6,7 @@ import io.crigate.hooks.HookSettings;
 import io.crigate.hooks.HostCgroups;
 import io.crigate.hooks.KoordinatorHooks;
 import io.crigate.hooks.PodCgroupWriter;
+import io.crigate.spi.config.LiveConfigFile;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -28,8 +29,14 @@ final class RuntimeHooks {
 
   /** The settings as they are now; the section alone when it names no file. */
   static HookSettings settings(JsonNode section) {
-    String file = LiveSection.configFile(section);
-    return HookSettings.parse(file.isEmpty() ? section : LiveSection.merged(SECTION, Path.of(file), section));
+    String file = configFile(section);
+    return HookSettings.parse(file.isEmpty() ? section
+        : LiveConfigFile.overlay(section, LiveConfigFile.read(SECTION, Path.of(file))));
+  }
+
+  /** The file named by {@code section.configFile}; empty when the section has none. */
+  private static String configFile(JsonNode section) {
+    return section.path("configFile").asText("");
   }
 
   /**
@@ -55,10 +62,10 @@ final class RuntimeHooks {
       Consumer<HookSettings> changed) {
     HookSettings initial = settings(section);
     KoordinatorHooks hooks = new KoordinatorHooks(initial.chain(), podCgroups);
-    String file = LiveSection.configFile(section);
+    String file = configFile(section);
     if (!file.isEmpty()) {
-      hooks.closeWith(LiveSection.watch(SECTION, Path.of(file), section, merged -> {
-        HookSettings next = HookSettings.parse(merged);
+      hooks.closeWith(LiveConfigFile.watch(SECTION, Path.of(file), content -> {
+        HookSettings next = HookSettings.parse(LiveConfigFile.overlay(section, content));
         if (next.mode() != initial.mode()) {
           log.warn("hooks.mode changed from {} to {}: a mode takes effect at the next start",
               initial.mode(), next.mode());

@@ -18,7 +18,7 @@ import java.util.concurrent.ScheduledExecutorService;
  * for everything after. The composition root builds one per process, calls {@link #reconcile()},
  * then serves {@link #services()} behind {@link GrpcErrors#interceptor()}.
  */
-public final class CriRouter implements AutoCloseable {
+final class CriRouter implements AutoCloseable {
 
   private final Reconciler reconciler;
   private final List<BindableService> services;

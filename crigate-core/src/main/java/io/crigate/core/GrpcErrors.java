@@ -15,7 +15,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** The only place that turns crigate's errors into gRPC statuses. */
-public final class GrpcErrors {
+final class GrpcErrors {
 
   private static final Logger log = LoggerFactory.getLogger(GrpcErrors.class);
 

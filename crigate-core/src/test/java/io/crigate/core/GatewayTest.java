@@ -13,13 +13,7 @@ import io.crigate.spi.BackendFactory;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.InitContext;
 import io.crigate.testsupport.InMemoryBackend;
-import io.grpc.ManagedChannel;
-import io.grpc.netty.NettyChannelBuilder;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.epoll.EpollDomainSocketChannel;
-import io.netty.channel.epoll.EpollIoHandler;
-import io.netty.channel.unix.DomainSocketAddress;
+import io.crigate.transport.UnixSocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -126,19 +120,11 @@ class GatewayTest {
   }
 
   /** A Version call over the unix socket, as the kubelet makes it; returns the runtime name. */
-  private static String call(Path socket) throws InterruptedException {
-    EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, EpollIoHandler.newFactory());
-    ManagedChannel channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
-        .channelType(EpollDomainSocketChannel.class)
-        .eventLoopGroup(group)
-        .usePlaintext()
-        .build();
-    try {
-      return RuntimeServiceGrpc.newBlockingStub(channel).version(VersionRequest.newBuilder().setVersion("v1").build())
+  private static String call(Path socket) {
+    try (UnixSocketChannel channel = UnixSocketChannel.open(socket, "gateway-test-client")) {
+      return RuntimeServiceGrpc.newBlockingStub(channel.channel()).version(VersionRequest.newBuilder().setVersion("v1").build())
           .getRuntimeName();
-    } finally {
-      channel.shutdownNow().awaitTermination(5, java.util.concurrent.TimeUnit.SECONDS);
-      group.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
+
 }

@@ -46,7 +46,7 @@ final class BatchResourceHook implements Hook {
 
   @Override
   public Set<Stage> stages() {
-    return Set.of(Stage.PRE_RUN_POD_SANDBOX, Stage.PRE_CREATE_CONTAINER, Stage.PRE_UPDATE_CONTAINER_RESOURCES);
+    return Stage.RESOURCE_STAGES;
   }
 
   /** The pod cgroup holds all containers: requests add up; one unlimited container leaves the pod unlimited. */

@@ -23,7 +23,7 @@ final class CpusetAllocatorHook implements Hook {
 
   @Override
   public Set<Stage> stages() {
-    return Set.of(Stage.PRE_RUN_POD_SANDBOX, Stage.PRE_CREATE_CONTAINER, Stage.PRE_UPDATE_CONTAINER_RESOURCES);
+    return Stage.RESOURCE_STAGES;
   }
 
   @Override

@@ -5,13 +5,13 @@ import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.LifecycleEvent;
 import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.OwnedResources;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,7 +31,7 @@ public final class KoordinatorHooks implements AdjustmentPlugin {
 
   private volatile HookChain chain;
   private final Optional<PodCgroupWriter> podCgroups;
-  private final List<AutoCloseable> closeWith = new CopyOnWriteArrayList<>();
+  private final OwnedResources closeWith = new OwnedResources("the runtime hooks");
 
   /** For standalone mode, whose reconciler writes the pod cgroup itself. */
   public KoordinatorHooks(HookChain chain) {
@@ -62,13 +62,7 @@ public final class KoordinatorHooks implements AdjustmentPlugin {
 
   @Override
   public void close() {
-    for (AutoCloseable resource : closeWith) {
-      try {
-        resource.close();
-      } catch (Exception e) {
-        log.warn("closing {} of the runtime hooks failed: {}", resource, e.toString());
-      }
-    }
+    closeWith.close();
   }
 
   @Override

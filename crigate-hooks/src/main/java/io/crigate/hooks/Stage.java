@@ -2,6 +2,7 @@ package io.crigate.hooks;
 
 import io.crigate.spi.CrigateException;
 import java.util.Arrays;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -18,6 +19,12 @@ public enum Stage {
   POST_START_CONTAINER("PostStartContainer", false),
   PRE_UPDATE_CONTAINER_RESOURCES("PreUpdateContainerResources", false),
   POST_STOP_CONTAINER("PostStopContainer", false);
+
+  /**
+   * Every stage at which the pod's or a container's cgroup resources are set: a hook that owns a
+   * resource (batch quota, cpuset) answers at all of them, so an update cannot undo its value.
+   */
+  static final Set<Stage> RESOURCE_STAGES = Set.of(PRE_RUN_POD_SANDBOX, PRE_CREATE_CONTAINER, PRE_UPDATE_CONTAINER_RESOURCES);
 
   /** Koordinator spells this stage PreRemoveRunPodSandbox in its runtime proxy config. */
   private static final String KOORDINATOR_REMOVE_ALIAS = "PreRemoveRunPodSandbox";

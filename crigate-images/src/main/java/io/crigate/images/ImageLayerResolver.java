@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <p>{@link #cached} never blocks and never throws: a miss starts a lookup and answers empty, so
  * the CRI call it serves is not delayed. Failed lookups are retried after {@link #RETRY_AFTER}.
  */
-public final class ImageLayerResolver {
+final class ImageLayerResolver {
 
   private record Known(ImageLayers layers, Map<String, String> annotations) {}
 

@@ -4,7 +4,7 @@ import io.crigate.api.cri.v1.ImageStatusResponse;
 import java.util.function.UnaryOperator;
 
 /** {@link ListImagesAnnotator} for the single image of an ImageStatus answer. */
-public final class ImageStatusAnnotator implements UnaryOperator<ImageStatusResponse> {
+final class ImageStatusAnnotator implements UnaryOperator<ImageStatusResponse> {
 
   private final ImageLayerResolver resolver;
 

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * written is not written again; a failed write is retried with the next inventory the {@link
  * LayerInventory} hands over (its resync guarantees one).
  */
-public final class InventoryPublisher implements Consumer<NodeLayerInventory> {
+final class InventoryPublisher implements Consumer<NodeLayerInventory> {
 
   private static final int HTTP_CONFLICT = 409;
   private static final int HTTP_NOT_FOUND = 404;

@@ -10,7 +10,7 @@ import java.util.Map;
  * {@code imageLayer.sha256:<hex>} = {@code <compressed size in bytes>} per layer, the form the
  * layer-locality design (issue 4) fixed.
  */
-public final class LayerAnnotations {
+final class LayerAnnotations {
 
   public static final String PREFIX = "imageLayer.";
 

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * layers from the resolver) runs on this inventory's own thread, debounced, and also every
  * {@code resync} to catch changes made behind crigate's back.
  */
-public final class LayerInventory implements AutoCloseable {
+final class LayerInventory implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LayerInventory.class);
 

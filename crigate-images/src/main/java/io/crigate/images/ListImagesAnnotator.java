@@ -9,7 +9,7 @@ import java.util.function.UnaryOperator;
  * are already known, and starts lookups for the rest (they appear on a later call). Never fails
  * and never waits for a registry.
  */
-public final class ListImagesAnnotator implements UnaryOperator<ListImagesResponse> {
+final class ListImagesAnnotator implements UnaryOperator<ListImagesResponse> {
 
   private final ImageLayerResolver resolver;
 

@@ -1,14 +1,21 @@
 package io.crigate.images;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.ImageRef;
+import io.crigate.spi.config.SecondsOrDuration;
+import io.crigate.spi.config.SettingsBinder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -69,85 +76,99 @@ public record RegistryClientConfig(
     return fromSettings(settings, defaults());
   }
 
+  /** The {@code images.registry} section as written; an absent key is null. */
+  record Written(
+      String platform,
+      List<String> insecure,
+      Map<String, Login> credentials,
+      List<String> allowedRegistries,
+      List<String> tokenRealms,
+      @JsonAlias("tagTtlSeconds") @JsonDeserialize(using = SecondsOrDuration.class) Duration tagTtl,
+      Integer cachedImages,
+      Integer cachedTokens,
+      @JsonAlias("connectTimeoutSeconds") @JsonDeserialize(using = SecondsOrDuration.class) Duration connectTimeout,
+      @JsonAlias("timeoutSeconds") @JsonDeserialize(using = SecondsOrDuration.class) Duration timeout) {}
+
+  /** One registry's login; {@code password} inline or read from {@code passwordFile}. */
+  record Login(String username, String password, String passwordFile) {
+    @Override
+    public String toString() {
+      return "Login[" + username + "]";
+    }
+  }
+
   /**
    * Reads the {@code images.registry} section of crigate's configuration over {@code base}; absent
    * keys keep the base's values. Shape: {@code {platform: linux/arm64, insecure: [host:port],
-   * allowedRegistries: [docker.io, ghcr.io], tokenRealms: [gitlab.com], tagTtlSeconds: 60,
-   * cachedImages: 4096, cachedTokens: 1024, connectTimeoutSeconds: 5, timeoutSeconds: 10,
-   * credentials: {host: {username: u, passwordFile: /path}}}} ({@code password} inline is accepted
-   * too). A list given replaces the base's. Errors name the key, never a secret.
+   * allowedRegistries: [docker.io, ghcr.io], tokenRealms: [gitlab.com], tagTtl: 1m, cachedImages:
+   * 4096, cachedTokens: 1024, connectTimeout: 5s, timeout: 10s, credentials: {host: {username: u,
+   * passwordFile: /path}}}} ({@code password} inline is accepted too; so are the older
+   * {@code tagTtlSeconds}, {@code connectTimeoutSeconds} and {@code timeoutSeconds}, in whole
+   * seconds). Insecure hosts and credentials add to the base's; a list of allowed registries or
+   * realms replaces it. Errors name the key, never a secret.
    */
   public static RegistryClientConfig fromSettings(JsonNode settings, RegistryClientConfig base) {
-    RegistryClientConfig config = base;
     if (settings == null || settings.isMissingNode() || settings.isNull()) {
-      return config;
+      return base;
     }
-    if (settings.hasNonNull("platform")) {
-      config = config.withPlatform(Platform.parse(settings.get("platform").asText()));
-    }
-    for (JsonNode host : settings.path("insecure")) {
-      config = config.withInsecure(host.asText());
-    }
-    var fields = settings.path("credentials").properties();
-    for (var entry : fields) {
-      config = config.withCredentials(entry.getKey(), login(entry.getKey(), entry.getValue()));
-    }
-    return new RegistryClientConfig(config.platform(), config.insecureRegistries(), config.credentials(),
-        hosts(settings, "allowedRegistries", config.allowedRegistries()),
-        hosts(settings, "tokenRealms", config.tokenRealms()),
-        Duration.ofSeconds(positive(settings, "tagTtlSeconds", config.tagTtl().toSeconds())),
-        (int) positive(settings, "cachedImages", config.cachedImages()),
-        (int) positive(settings, "cachedTokens", config.cachedTokens()),
-        Duration.ofSeconds(positive(settings, "connectTimeoutSeconds", config.connectTimeout().toSeconds())),
-        Duration.ofSeconds(positive(settings, "timeoutSeconds", config.timeout().toSeconds())));
+    Written written = SettingsBinder.bind(settings, Written.class, "images.registry");
+    Set<String> insecure = new HashSet<>(base.insecureRegistries());
+    insecure.addAll(Objects.requireNonNullElse(written.insecure(), List.of()));
+    Map<String, RegistryCredentials> credentials = new HashMap<>(base.credentials());
+    Objects.requireNonNullElse(written.credentials(), Map.<String, Login>of())
+        .forEach((registry, login) -> credentials.put(registry, login(registry, login)));
+    return new RegistryClientConfig(
+        written.platform() == null ? base.platform() : Platform.parse(written.platform()),
+        insecure,
+        credentials,
+        hosts("allowedRegistries", written.allowedRegistries(), base.allowedRegistries()),
+        hosts("tokenRealms", written.tokenRealms(), base.tokenRealms()),
+        Objects.requireNonNullElse(written.tagTtl(), base.tagTtl()),
+        positive("cachedImages", written.cachedImages(), base.cachedImages()),
+        positive("cachedTokens", written.cachedTokens(), base.cachedTokens()),
+        Objects.requireNonNullElse(written.connectTimeout(), base.connectTimeout()),
+        Objects.requireNonNullElse(written.timeout(), base.timeout()));
   }
 
-  private static Set<String> hosts(JsonNode settings, String key, Set<String> fallback) {
-    if (!settings.has(key)) {
+  private static Set<String> hosts(String key, List<String> written, Set<String> fallback) {
+    if (written == null) {
       return fallback;
     }
-    if (!settings.get(key).isArray()) {
-      throw new CrigateException.InvalidArgument("images.registry.%s must be a list of hosts".formatted(key));
-    }
-    Set<String> hosts = new HashSet<>();
-    for (JsonNode host : settings.get(key)) {
-      if (!host.isTextual() || host.asText().isBlank()) {
-        throw new CrigateException.InvalidArgument("images.registry.%s: entry %s is not a host".formatted(key, host));
+    for (String host : written) {
+      if (host == null || host.isBlank()) {
+        throw new CrigateException.InvalidArgument("images.registry.%s: entry '%s' is not a host".formatted(key, host));
       }
-      hosts.add(host.asText());
     }
-    return hosts;
+    return Set.copyOf(written);
   }
 
-  private static RegistryCredentials login(String registry, JsonNode login) {
-    String username = login.path("username").asText("");
-    if (username.isEmpty()) {
+  private static int positive(String key, Integer written, int fallback) {
+    if (written == null) {
+      return fallback;
+    }
+    if (written <= 0) {
+      throw new CrigateException.InvalidArgument("images.registry.%s must be a positive number, got %d".formatted(key, written));
+    }
+    return written;
+  }
+
+  private static RegistryCredentials login(String registry, Login login) {
+    if (login == null || login.username() == null || login.username().isEmpty()) {
       throw new CrigateException.InvalidArgument("images.registry.credentials.%s: username missing".formatted(registry));
     }
-    if (login.hasNonNull("passwordFile")) {
-      Path file = Path.of(login.get("passwordFile").asText());
+    if (login.passwordFile() != null) {
+      Path file = Path.of(login.passwordFile());
       try {
-        return new RegistryCredentials(username, Files.readString(file).strip());
+        return new RegistryCredentials(login.username(), Files.readString(file).strip());
       } catch (IOException e) {
         throw new CrigateException.InvalidArgument("images.registry.credentials.%s.passwordFile %s is unreadable: %s"
             .formatted(registry, file, e.getClass().getSimpleName()));
       }
     }
-    if (!login.hasNonNull("password")) {
+    if (login.password() == null) {
       throw new CrigateException.InvalidArgument("images.registry.credentials.%s: password or passwordFile missing".formatted(registry));
     }
-    return new RegistryCredentials(username, login.get("password").asText());
-  }
-
-  private static long positive(JsonNode settings, String key, long fallback) {
-    if (!settings.has(key)) {
-      return fallback;
-    }
-    long value = settings.get(key).asLong(-1);
-    if (value <= 0) {
-      throw new CrigateException.InvalidArgument("images.registry.%s must be a positive number, got %s".formatted(key, settings.get(key)));
-    }
-    return value;
+    return new RegistryCredentials(login.username(), login.password());
   }
 
   public RegistryClientConfig withPlatform(Platform newPlatform) {
@@ -156,7 +177,7 @@ public record RegistryClientConfig(
   }
 
   public RegistryClientConfig withCredentials(String registry, RegistryCredentials login) {
-    var all = new java.util.HashMap<>(credentials);
+    var all = new HashMap<>(credentials);
     all.put(registry, login);
     return new RegistryClientConfig(platform, insecureRegistries, all, allowedRegistries, tokenRealms,
         tagTtl, cachedImages, cachedTokens, connectTimeout, timeout);

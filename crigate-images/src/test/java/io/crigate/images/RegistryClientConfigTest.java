@@ -46,6 +46,17 @@ class RegistryClientConfigTest {
   }
 
   @Test
+  void durationsAreGoDurationsAndTheOldSecondsKeysStillWork() throws Exception {
+    RegistryClientConfig config = RegistryClientConfig.fromSettings(json.readTree("{\"tagTtl\":\"2m30s\",\"timeout\":\"500ms\"}"));
+    assertThat(config.tagTtl()).isEqualTo(Duration.ofSeconds(150));
+    assertThat(config.timeout()).isEqualTo(Duration.ofMillis(500));
+
+    RegistryClientConfig old = RegistryClientConfig.fromSettings(json.readTree("{\"tagTtlSeconds\":30,\"timeoutSeconds\":3}"));
+    assertThat(old.tagTtl()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(old.timeout()).isEqualTo(Duration.ofSeconds(3));
+  }
+
+  @Test
   void anAbsentSectionMeansDefaults() {
     assertThat(RegistryClientConfig.fromSettings(json.missingNode())).isEqualTo(RegistryClientConfig.defaults());
   }
@@ -72,11 +83,17 @@ class RegistryClientConfigTest {
   static Stream<Case> invalid() {
     return Stream.of(
         new Case("platform without arch", "{\"platform\":\"linux\"}", "os/arch"),
-        new Case("zero ttl", "{\"tagTtlSeconds\":0}", "tagTtlSeconds"),
-        new Case("zero token cache", "{\"cachedTokens\":0}", "cachedTokens"),
-        new Case("negative connect timeout", "{\"connectTimeoutSeconds\":-1}", "connectTimeoutSeconds"),
-        new Case("allow-list not a list", "{\"allowedRegistries\":\"docker.io\"}", "allowedRegistries must be a list"),
-        new Case("realm not a host", "{\"tokenRealms\":[3]}", "tokenRealms: entry 3 is not a host"),
+        new Case("zero ttl", "{\"tagTtlSeconds\":0}", "'images.registry.tagTtl' must be a positive duration"),
+        new Case("ttl without a unit", "{\"tagTtl\":\"30\"}", "'images.registry.tagTtl' must be a positive duration"),
+        new Case("zero cache", "{\"cachedImages\":0}", "images.registry.cachedImages must be a positive number"),
+        new Case("zero token cache", "{\"cachedTokens\":0}", "images.registry.cachedTokens must be a positive number"),
+        new Case("negative connect timeout", "{\"connectTimeoutSeconds\":-1}", "'images.registry.connectTimeout' must be a positive duration"),
+        new Case("allow-list not a list", "{\"allowedRegistries\":\"docker.io\"}", "'images.registry.allowedRegistries' must be"),
+        new Case("realm not a host", "{\"tokenRealms\":[\" \"]}", "tokenRealms: entry ' ' is not a host"),
+        new Case("misspelt key", "{\"tagTTL\":\"1m\"}",
+            "unknown images.registry key 'tagTTL' (known: platform, insecure, credentials, allowedRegistries, tokenRealms, tagTtl, cachedImages, cachedTokens, connectTimeout, timeout)"),
+        new Case("misspelt login key", "{\"credentials\":{\"r.io\":{\"username\":\"u\",\"pasword\":\"hunter2\"}}}",
+            "unknown images.registry.credentials.r.io key 'pasword' (known: username, password, passwordFile)"),
         new Case("login without user", "{\"credentials\":{\"r.io\":{\"password\":\"hunter2\"}}}", "r.io: username missing"),
         new Case("login without password", "{\"credentials\":{\"r.io\":{\"username\":\"u\"}}}", "password or passwordFile"),
         new Case("unreadable password file", "{\"credentials\":{\"r.io\":{\"username\":\"u\",\"passwordFile\":\"/nonexistent/pw\"}}}", "unreadable"));

@@ -9,6 +9,7 @@ import io.crigate.spi.adjust.ContainerKey;
 import io.crigate.spi.adjust.ContainerUpdate;
 import io.crigate.spi.adjust.ContainerUpdater;
 import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.OwnedResources;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
 import io.crigate.topology.CpuTopology;
@@ -37,7 +38,7 @@ public final class ActivePolicy implements AdjustmentPlugin {
   private final ContainerUpdater updater;
   private final Map<String, PodContext> pods = new LinkedHashMap<>();
   private final Map<ContainerKey, ContainerContext> containers = new LinkedHashMap<>();
-  private final List<AutoCloseable> closeWith = new ArrayList<>();
+  private final OwnedResources closeWith = new OwnedResources("the resource policy");
   private PolicyLayers layers;
   private PolicySettings settings;
   private AdjustmentPlugin policy;
@@ -163,19 +164,13 @@ public final class ActivePolicy implements AdjustmentPlugin {
   }
 
   /** Something that lives as long as this plugin, such as the watch of a live configuration source. */
-  public synchronized void closeWith(AutoCloseable resource) {
+  public void closeWith(AutoCloseable resource) {
     closeWith.add(resource);
   }
 
   @Override
   public void close() {
-    for (AutoCloseable resource : closeWith) {
-      try {
-        resource.close();
-      } catch (Exception e) {
-        log.warn("closing {}", resource, e);
-      }
-    }
+    closeWith.close();
     synchronized (this) {
       policy.close();
     }

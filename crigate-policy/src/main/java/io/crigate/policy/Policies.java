@@ -1,5 +1,6 @@
 package io.crigate.policy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.topology.CpuTopology;
@@ -29,10 +30,16 @@ public final class Policies {
   }
 
   /**
-   * The policy {@code settings} name, on {@code topology}, keeping its state in {@code store}: one
-   * policy without the live layers of {@link ActivePolicy}, as the benchmarks drive it.
+   * The policy a {@code policy} section names, on {@code topology}, keeping its state in {@code store}:
+   * one policy without the live layers of {@link ActivePolicy}, as the benchmarks drive it.
+   *
+   * @throws io.crigate.spi.CrigateException.InvalidArgument naming the field of a bad section
    */
-  public static AdjustmentPlugin create(PolicySettings settings, CpuTopology topology, DurableStore store) {
+  public static AdjustmentPlugin create(JsonNode section, CpuTopology topology, DurableStore store) {
+    return create(PolicySettings.read(section, ALL.keySet(), topology), topology, store);
+  }
+
+  static AdjustmentPlugin create(PolicySettings settings, CpuTopology topology, DurableStore store) {
     return ALL.get(settings.active()).factory().create(settings, topology, store);
   }
 

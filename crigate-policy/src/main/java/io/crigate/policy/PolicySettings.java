@@ -20,7 +20,7 @@ import java.util.Set;
  * @param kubeletCpuManagerState the kubelet CPU manager's state file, checked before a pinning policy starts
  * @param balloons the {@code balloons} policy's types ({@link BalloonsConfig#NONE} when not set)
  */
-public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState,
+record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState,
     BalloonsConfig balloons) {
 
   static final Set<String> KEYS = Set.of("active", "reservedCpus", "sysfsRoot", "configFile", "kubeletCpuManagerState",
@@ -32,7 +32,7 @@ public record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot,
   static final Path DEFAULT_KUBELET_STATE = Path.of("/var/lib/kubelet/cpu_manager_state");
 
   /** Settings without balloon types. */
-  public PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState) {
+  PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState) {
     this(active, reservedCpus, sysfsRoot, kubeletCpuManagerState, BalloonsConfig.NONE);
   }
 

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.LiveConfigFile;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.ContainerUpdate;
 import io.crigate.spi.adjust.LinuxResources;
@@ -176,7 +177,7 @@ class ActivePolicyTest {
       delivered.addAll(updates);
       return List.of();
     }, PolicyFile.layered(file, PolicyLayers.of(section)));
-    try (PolicyFile watch = PolicyFile.watch(file, policy)) {
+    try (LiveConfigFile watch = PolicyFile.watch(file, policy)) {
       runTwo(policy);
 
       Files.writeString(file, "active: [broken");

@@ -1,11 +1,15 @@
 package io.crigate.streaming;
 
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.SecondsOrDuration;
+import io.crigate.spi.config.SettingsBinder;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.List;
+import java.util.Objects;
 
 /**
  * The {@code streaming} section of the configuration.
@@ -18,7 +22,19 @@ import java.util.List;
  */
 public record StreamingSettings(InetAddress address, int port, Duration tokenTtl, Duration streamCreationTimeout) {
 
-  static final List<String> KEYS = List.of("address", "port", "tokenTtlSeconds", "streamCreationTimeoutSeconds");
+  private static final Duration MAX_TOKEN_TTL = Duration.ofHours(1);
+  private static final Duration MAX_STREAM_CREATION_TIMEOUT = Duration.ofMinutes(10);
+
+  /**
+   * The section as written; an absent key is null. The durations also take the older
+   * {@code tokenTtlSeconds} and {@code streamCreationTimeoutSeconds}, in whole seconds.
+   */
+  record Written(
+      String address,
+      Integer port,
+      @JsonAlias("tokenTtlSeconds") @JsonDeserialize(using = SecondsOrDuration.class) Duration tokenTtl,
+      @JsonAlias("streamCreationTimeoutSeconds") @JsonDeserialize(using = SecondsOrDuration.class)
+      Duration streamCreationTimeout) {}
 
   public static StreamingSettings defaults() {
     return new StreamingSettings(InetAddress.getLoopbackAddress(), 0, Duration.ofMinutes(1), Duration.ofSeconds(30));
@@ -27,23 +43,24 @@ public record StreamingSettings(InetAddress address, int port, Duration tokenTtl
   /** Reads the section; a missing node gives {@link #defaults()}. Every problem names its key. */
   public static StreamingSettings parse(JsonNode node) {
     StreamingSettings defaults = defaults();
-    if (node == null || node.isMissingNode() || node.isNull()) {
-      return defaults;
+    Written written = SettingsBinder.bind(node, Written.class, "streaming");
+    InetAddress address = written.address() == null ? defaults.address() : address(written.address());
+    int port = Objects.requireNonNullElse(written.port(), defaults.port());
+    if (port < 0 || port > 65535) {
+      throw invalid("streaming.port must be a whole number from 0 to 65535, not " + port);
     }
-    if (!node.isObject()) {
-      throw invalid("'streaming' must be a mapping with " + String.join(", ", KEYS));
-    }
-    node.fieldNames().forEachRemaining(key -> {
-      if (!KEYS.contains(key)) {
-        throw invalid("unknown streaming key '%s' (known: %s)".formatted(key, String.join(", ", KEYS)));
-      }
-    });
-    InetAddress address = node.has("address") ? address(node.get("address").asText()) : defaults.address();
-    int port = (int) number(node, "port", defaults.port(), 0, 65535);
-    Duration ttl = Duration.ofSeconds(number(node, "tokenTtlSeconds", defaults.tokenTtl().toSeconds(), 1, 3600));
-    Duration creation = Duration.ofSeconds(number(node, "streamCreationTimeoutSeconds",
-        defaults.streamCreationTimeout().toSeconds(), 1, 600));
+    Duration ttl = atMost("tokenTtl", Objects.requireNonNullElse(written.tokenTtl(), defaults.tokenTtl()), MAX_TOKEN_TTL);
+    Duration creation = atMost("streamCreationTimeout",
+        Objects.requireNonNullElse(written.streamCreationTimeout(), defaults.streamCreationTimeout()),
+        MAX_STREAM_CREATION_TIMEOUT);
     return new StreamingSettings(address, port, ttl, creation);
+  }
+
+  private static Duration atMost(String key, Duration value, Duration max) {
+    if (value.compareTo(max) > 0) {
+      throw invalid("streaming.%s %s is longer than the %s allowed".formatted(key, value, max));
+    }
+    return value;
   }
 
   private static InetAddress address(String text) {
@@ -57,17 +74,6 @@ public record StreamingSettings(InetAddress address, int port, Duration tokenTtl
     } catch (UnknownHostException e) {
       throw invalid("streaming.address '%s' is not an address: %s".formatted(text, e.getMessage()));
     }
-  }
-
-  private static long number(JsonNode node, String key, long fallback, long min, long max) {
-    JsonNode value = node.get(key);
-    if (value == null || value.isNull()) {
-      return fallback;
-    }
-    if (!value.canConvertToLong() || value.asLong() < min || value.asLong() > max) {
-      throw invalid("streaming.%s must be a whole number from %d to %d, not %s".formatted(key, min, max, value));
-    }
-    return value.asLong();
   }
 
   private static CrigateException.InvalidArgument invalid(String message) {

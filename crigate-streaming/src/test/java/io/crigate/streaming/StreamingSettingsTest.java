@@ -36,14 +36,26 @@ class StreamingSettingsTest {
     assertThat(settings.streamCreationTimeout()).isEqualTo(Duration.ofSeconds(5));
   }
 
+  @Test
+  void durationsAreGoDurations() throws Exception {
+    StreamingSettings settings = StreamingSettings.parse(JSON.readTree("{\"tokenTtl\":\"1m30s\",\"streamCreationTimeout\":\"500ms\"}"));
+
+    assertThat(settings.tokenTtl()).isEqualTo(Duration.ofSeconds(90));
+    assertThat(settings.streamCreationTimeout()).isEqualTo(Duration.ofMillis(500));
+  }
+
   record Case(String name, String json, String message) {}
 
   static Stream<Case> invalid() {
     return Stream.of(
-        new Case("unknown key", "{\"adress\":\"127.0.0.1\"}", "unknown streaming key 'adress'"),
+        new Case("unknown key", "{\"adress\":\"127.0.0.1\"}",
+            "unknown streaming key 'adress' (known: address, port, tokenTtl, streamCreationTimeout)"),
         new Case("wildcard address", "{\"address\":\"0.0.0.0\"}", "is a wildcard"),
         new Case("port too large", "{\"port\":70000}", "streaming.port must be a whole number from 0 to 65535"),
-        new Case("ttl not a number", "{\"tokenTtlSeconds\":\"soon\"}", "streaming.tokenTtlSeconds"),
+        new Case("ttl not a duration", "{\"tokenTtlSeconds\":\"soon\"}", "'streaming.tokenTtl' must be a positive duration"),
+        new Case("ttl over an hour", "{\"tokenTtl\":\"2h\"}", "streaming.tokenTtl PT2H is longer than the PT1H allowed"),
+        new Case("creation timeout of zero seconds", "{\"streamCreationTimeoutSeconds\":0}",
+            "'streaming.streamCreationTimeout' must be a positive duration"),
         new Case("not a mapping", "[1]", "'streaming' must be a mapping"));
   }
 

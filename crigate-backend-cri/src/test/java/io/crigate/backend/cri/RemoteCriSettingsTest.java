@@ -57,13 +57,17 @@ class RemoteCriSettingsTest {
         new Invalid("not an object", "\"unix:///s\"", "settings must be an object"),
         new Invalid("no endpoint", "{}", "'endpoint' is required"),
         new Invalid("blank endpoint", "{\"endpoint\":\" \"}", "'endpoint' is required"),
-        new Invalid("endpoint not text", "{\"endpoint\":5}", "'endpoint' is required"),
+        new Invalid("endpoint not text", "{\"endpoint\":5}", "endpoint '5' is not a unix socket"),
         new Invalid("TCP endpoint", "{\"endpoint\":\"tcp://127.0.0.1:1\"}", "not a unix socket"),
         new Invalid("relative path", "{\"endpoint\":\"run/c.sock\"}", "not a unix socket"),
-        new Invalid("misspelt key", "{\"endpiont\":\"/s\"}", "unknown setting 'endpiont'"),
-        new Invalid("zero timeout", "{\"endpoint\":\"/s\",\"connectTimeout\":\"0s\"}", "not a positive duration"),
-        new Invalid("negative timeout", "{\"endpoint\":\"/s\",\"connectTimeout\":\"PT-1S\"}", "not a positive duration"),
-        new Invalid("unitless timeout", "{\"endpoint\":\"/s\",\"connectTimeout\":\"5\"}", "not a positive duration"));
+        new Invalid("misspelt key", "{\"endpiont\":\"/s\"}",
+            "unknown backends.gpu key 'endpiont' (known: endpoint, connectTimeout)"),
+        new Invalid("zero timeout", "{\"endpoint\":\"/s\",\"connectTimeout\":\"0s\"}",
+            "'backends.gpu.connectTimeout' must be a positive duration"),
+        new Invalid("negative timeout", "{\"endpoint\":\"/s\",\"connectTimeout\":\"PT-1S\"}",
+            "'backends.gpu.connectTimeout' must be a positive duration"),
+        new Invalid("unitless timeout", "{\"endpoint\":\"/s\",\"connectTimeout\":\"5\"}",
+            "'backends.gpu.connectTimeout' must be a positive duration"));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -73,7 +77,7 @@ class RemoteCriSettingsTest {
 
     assertThatThrownBy(() -> RemoteCriSettings.parse("gpu", settings))
         .isInstanceOf(CrigateException.InvalidArgument.class)
-        .hasMessageContaining("backend gpu (type cri)")
-        .hasMessageContaining(c.messagePart());
+        .hasMessageContaining(c.messagePart())
+        .satisfies(e -> assertThat(e.getMessage()).containsAnyOf("backend gpu (type cri)", "backends.gpu"));
   }
 }

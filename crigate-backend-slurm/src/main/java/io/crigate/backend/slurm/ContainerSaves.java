@@ -31,11 +31,43 @@ final class ContainerSaves implements AutoCloseable {
   /** Guards {@link #pending}; not a monitor, since SQLite writes run under it (see {@link KeyedLocks}). */
   private final ReentrantLock lock = new ReentrantLock();
   private final Map<String, Records.Container> pending = new LinkedHashMap<>();
-  private final ScheduledExecutorService flusher = Executors.newSingleThreadScheduledExecutor(
-      Thread.ofPlatform().daemon().name("slurm-record-saves").factory());
+  private final FlushTimer flusher;
+
+  /**
+   * When a batch is written: {@link #DELAY_MILLIS} later on a daemon thread, or when a test says,
+   * so tests can order a late batch against other writes without sleeping.
+   */
+  interface FlushTimer extends AutoCloseable {
+    void schedule(Runnable flush);
+
+    /** Drops what is scheduled; {@link ContainerSaves#close} writes it itself. */
+    @Override
+    void close();
+
+    static FlushTimer daemon() {
+      ScheduledExecutorService executor = Executors.newSingleThreadScheduledExecutor(
+          Thread.ofPlatform().daemon().name("slurm-record-saves").factory());
+      return new FlushTimer() {
+        @Override
+        public void schedule(Runnable flush) {
+          executor.schedule(flush, DELAY_MILLIS, TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public void close() {
+          executor.shutdownNow();
+        }
+      };
+    }
+  }
 
   ContainerSaves(RecordStore records) {
+    this(records, FlushTimer.daemon());
+  }
+
+  ContainerSaves(RecordStore records, FlushTimer flusher) {
     this.records = records;
+    this.flusher = flusher;
   }
 
   /** On disk when this returns. */
@@ -54,7 +86,7 @@ final class ContainerSaves implements AutoCloseable {
     lock.lock();
     try {
       if (pending.isEmpty()) {
-        flusher.schedule(this::flushQuietly, DELAY_MILLIS, TimeUnit.MILLISECONDS);
+        flusher.schedule(this::flushQuietly);
       }
       pending.put(container.id(), container);
     } finally {
@@ -90,7 +122,7 @@ final class ContainerSaves implements AutoCloseable {
       flush();
     } catch (RuntimeException e) {
       LOG.warn("{} container records not saved yet, retrying: {}", pendingCount(), e.getMessage());
-      flusher.schedule(this::flushQuietly, DELAY_MILLIS, TimeUnit.MILLISECONDS);
+      flusher.schedule(this::flushQuietly);
     }
   }
 
@@ -105,7 +137,7 @@ final class ContainerSaves implements AutoCloseable {
 
   @Override
   public void close() {
-    flusher.shutdownNow();
+    flusher.close();
     flush();
   }
 }

@@ -1,7 +1,5 @@
 package io.crigate.core.config;
 
-import java.util.List;
-
 /** The keys of the configuration file, shared by the reader and the flags that produce the same tree. */
 final class ConfigKeys {
 
@@ -12,15 +10,6 @@ final class ConfigKeys {
   static final String LOG_LEVEL = "logLevel";
   static final String BACKENDS = "backends";
   static final String DUMP = "dump";
-  static final String IMAGES = "images";
-  static final String POLICY = "policy";
-  static final String NRI = "nri";
-  static final String STREAMING = "streaming";
-  static final String METRICS = "metrics";
-  static final String LOGGING = "logging";
-  static final String HOOKS = "hooks";
-  static final List<String> TOP_LEVEL = List.of(SOCKET, SOCKET_GROUP, MAX_CALLS_PER_CONNECTION, STATE_DIR,
-      LOG_LEVEL, BACKENDS, DUMP, IMAGES, POLICY, NRI, STREAMING, METRICS, LOGGING, HOOKS);
 
   static final String NAME = "name";
   static final String TYPE = "type";
@@ -33,7 +22,6 @@ final class ConfigKeys {
   static final String DUMP_FILE = "file";
   static final String DUMP_FORMAT = "format";
   static final String DUMP_REDACT_ENV = "redactEnv";
-  static final List<String> DUMP_KEYS = List.of(DUMP_RULES, DUMP_FILE, DUMP_FORMAT, DUMP_REDACT_ENV);
 
   /** {@code dump.file} value that selects standard error, so a flag can override a file's path. */
   static final String STDERR = "-";

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /** How much of one call the dump records. */
-public enum DumpLevel {
+enum DumpLevel {
   /** Nothing; the call costs one cached lookup. */
   OFF,
   /** Time, method, latency, status code and the ids the call names. */

@@ -150,9 +150,22 @@ class ConfigLoaderTest {
             "handler entry \"x=y=z\" is not 'name' or 'name=remoteHandler'"),
         new Case("handler with empty name", "backends: [{name: a, type: cri, handlers: ['=kata']}]", null,
             "is not 'name' or 'name=remoteHandler'"),
-        new Case("unknown top-level key", backend + "sokcet: /x.sock\n", null, "unknown top-level key 'sokcet'"),
+        new Case("unknown top-level key", backend + "sokcet: /x.sock\n", null,
+            "unknown top-level key 'sokcet' (known: socket, socketGroup, maxCallsPerConnection, stateDir, logLevel, "
+                + "backends, dump, images, policy, nri, streaming, metrics, logging, hooks)"),
+        new Case("backends not a list", "backends: {name: a}\n", null, "'backends' must be a list"),
+        new Case("backend entry not a mapping", "backends: [a]\n", null, "'backends[0]' must be a mapping"),
+        new Case("handlers not a list", "backends: [{name: a, type: cri, handlers: default}]\n", null,
+            "'backends[0].handlers' must be a list"),
+        new Case("timeout without a unit", "backends: [{name: a, type: cri, handlers: [default], callTimeout: 10}]\n", null,
+            "'backends[0].callTimeout' must be a positive duration such as 500ms, 5s, 1m30s or PT5S"),
+        new Case("zero probe interval", "backends: [{name: a, type: cri, handlers: [default], probeInterval: 0s}]\n", null,
+            "'backends[0].probeInterval' must be a positive duration"),
+        new Case("fractional call limit", backend + "maxCallsPerConnection: 1.5\n", null,
+            "'maxCallsPerConnection' must be a whole number"),
         new Case("nri section not a mapping", backend + "nri: /run/nri.sock\n", null, "'nri' must be a mapping"),
-        new Case("unknown dump key", backend + "dump: {level: full}\n", null, "unknown dump key 'level'"),
+        new Case("unknown dump key", backend + "dump: {level: full}\n", null,
+            "unknown dump key 'level' (known: rules, file, format, redactEnv)"),
         new Case("unknown dump level", backend + "dump: {rules: 'verbose:.*'}\n", null, "unknown dump level 'verbose'"),
         new Case("dump rule without level", backend + "dump: {rules: 'CreateContainer'}\n", null,
             "dump rule 'CreateContainer' is not level:regex"),
@@ -176,6 +189,20 @@ class ConfigLoaderTest {
     assertThatThrownBy(() -> ConfigLoader.load(given))
         .isInstanceOf(CrigateException.InvalidArgument.class)
         .hasMessageContaining(c.message());
+  }
+
+  @Test
+  void backendTimeoutsTakeGoDurationsAndDefaultPerKey() throws IOException {
+    GatewayConfig config = ConfigLoader.load(flags(write("""
+        backends:
+          - {name: a, type: cri, handlers: [default], endpoint: "unix:///a.sock", callTimeout: 2m30s, probeTimeout: 500ms}
+        """).toString(), null, null, null));
+
+    BackendConfig backend = config.backends().get(0);
+    assertThat(backend.timeouts()).isEqualTo(new BackendTimeouts(java.time.Duration.ofSeconds(150),
+        BackendTimeouts.DEFAULTS.probeInterval(), java.time.Duration.ofMillis(500)));
+    // crigate's keys are taken out; only the type's own settings reach its factory
+    assertThat(backend.settings().fieldNames()).toIterable().containsExactly("endpoint");
   }
 
   @Test

@@ -26,6 +26,27 @@ class SimulationTest {
     assertThat(outcomes(otherSeed)).isNotEqualTo(outcomes(first));
   }
 
+  /**
+   * Each of the three random inputs follows the seed on its own, so ignoring it in any one of them
+   * fails here even when the other two still make whole runs differ.
+   */
+  @Test
+  void catalogTraceAndTieBreakingEachFollowTheSeed() {
+    ImageCatalog catalog = ImageCatalog.generate(7, 30);
+    assertThat(ImageCatalog.generate(7, 30)).isEqualTo(catalog);
+    assertThat(ImageCatalog.generate(8, 30)).isNotEqualTo(catalog);
+
+    List<PodArrival> trace = TraceGenerator.generate(7, SMALL, catalog);
+    assertThat(TraceGenerator.generate(7, SMALL, catalog)).isEqualTo(trace);
+    assertThat(TraceGenerator.generate(8, SMALL, catalog)).isNotEqualTo(trace);
+
+    // same catalog and trace: only the tie-breaking differs between the seeds
+    List<SimResult> ties7 = EXPERIMENT.onTrace(7, catalog, trace, (task, pods) -> done -> {});
+    List<SimResult> ties8 = EXPERIMENT.onTrace(8, catalog, trace, (task, pods) -> done -> {});
+    assertThat(outcomes(EXPERIMENT.onTrace(7, catalog, trace, (task, pods) -> done -> {}))).isEqualTo(outcomes(ties7));
+    assertThat(outcomes(ties8)).isNotEqualTo(outcomes(ties7));
+  }
+
   /** What a run produced, without the seed that names it. */
   private static List<List<Object>> outcomes(List<SimResult> results) {
     return results.stream().map(r -> List.<Object>of(r.scorer(), r.bytesPulled(), r.pulls(), r.meanStartSeconds(),
