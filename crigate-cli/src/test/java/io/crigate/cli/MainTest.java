@@ -47,7 +47,7 @@ class MainTest {
 
     assertThat(exit).isZero();
     assertThat(out.toString().lines().map(line -> line.split("\\s+")[0]))
-        .containsExactly("none", "static", "static-plus", "topology-aware");
+        .containsExactly("none", "static", "static-plus", "topology-aware", "balloons");
     assertThat(out.toString()).contains("exclusive");
   }
 

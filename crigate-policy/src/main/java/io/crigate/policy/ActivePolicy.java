@@ -202,7 +202,6 @@ public final class ActivePolicy implements AdjustmentPlugin {
   }
 
   private AdjustmentPlugin build(PolicySettings next) {
-    return Policies.ALL.get(next.active()).factory()
-        .create(next, topology, new PrefixedStore(store, next.active() + "/"));
+    return Policies.create(next, topology, new PrefixedStore(store, next.active() + "/"));
   }
 }

@@ -1,5 +1,6 @@
 package io.crigate.policy;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.topology.CpuTopology;
@@ -28,6 +29,20 @@ public final class Policies {
     return out;
   }
 
+  /**
+   * The policy a {@code policy} section names, on {@code topology}, keeping its state in {@code store}:
+   * one policy without the live layers of {@link ActivePolicy}, as the benchmarks drive it.
+   *
+   * @throws io.crigate.spi.CrigateException.InvalidArgument naming the field of a bad section
+   */
+  public static AdjustmentPlugin create(JsonNode section, CpuTopology topology, DurableStore store) {
+    return create(PolicySettings.read(section, ALL.keySet(), topology), topology, store);
+  }
+
+  static AdjustmentPlugin create(PolicySettings settings, CpuTopology topology, DurableStore store) {
+    return ALL.get(settings.active()).factory().create(settings, topology, store);
+  }
+
   private static Map<String, Entry> registry() {
     Map<String, Entry> all = new LinkedHashMap<>();
     all.put("none", new Entry("the default: nothing is changed; containers pinned before get every CPU again",
@@ -38,6 +53,8 @@ public final class Policies {
         (settings, topology, store) -> new StaticPolicy("static-plus", true, topology, settings.reservedCpus(), store)));
     all.put("topology-aware", new Entry("a pool tree (machine, sockets, dies, NUMA nodes): each container in the smallest pool that fits, exclusive CPUs for Guaranteed ones, memory follows the CPUs",
         (settings, topology, store) -> new TopologyAwarePolicy(topology, settings.reservedCpus(), store)));
+    all.put("balloons", new Entry("balloon types: containers share the CPUs of their balloon, chosen by annotation or namespace; balloons grow and shrink with their containers' requests",
+        (settings, topology, store) -> new BalloonsPolicy(topology, settings.reservedCpus(), settings.balloons(), store)));
     return all;
   }
 }

@@ -18,16 +18,23 @@ import java.util.Set;
  *     counted ({@code quantity:750m}, CRI Resource Manager's form: rounded up to whole CPUs)
  * @param sysfsRoot where topology is discovered
  * @param kubeletCpuManagerState the kubelet CPU manager's state file, checked before a pinning policy starts
+ * @param balloons the {@code balloons} policy's types ({@link BalloonsConfig#NONE} when not set)
  */
-record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState) {
+record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState,
+    BalloonsConfig balloons) {
 
   static final Set<String> KEYS = Set.of("active", "reservedCpus", "sysfsRoot", "configFile", "kubeletCpuManagerState",
-      "kubernetes");
+      "kubernetes", "balloons");
   /** Read once at start (where to look, what the machine is), so a live source may not change them. */
   static final Set<String> START_ONLY = Set.of("sysfsRoot", "configFile", "kubernetes");
   private static final String QUANTITY = "quantity:";
   private static final String CPUSET = "cpuset:";
   static final Path DEFAULT_KUBELET_STATE = Path.of("/var/lib/kubelet/cpu_manager_state");
+
+  /** Settings without balloon types. */
+  PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path kubeletCpuManagerState) {
+    this(active, reservedCpus, sysfsRoot, kubeletCpuManagerState, BalloonsConfig.NONE);
+  }
 
   public static PolicySettings read(JsonNode node, Set<String> known, CpuTopology topology) {
     node.fieldNames().forEachRemaining(key -> {
@@ -47,7 +54,7 @@ record PolicySettings(String active, CpuSet reservedCpus, Path sysfsRoot, Path k
       throw invalid("policy.reservedCpus: reserving every CPU (%s) leaves none to allocate".formatted(reserved));
     }
     Path kubeletState = Path.of(node.path("kubeletCpuManagerState").asText(DEFAULT_KUBELET_STATE.toString()));
-    return new PolicySettings(active, reserved, sysfsRoot(node), kubeletState);
+    return new PolicySettings(active, reserved, sysfsRoot(node), kubeletState, BalloonsConfig.read(node.path("balloons")));
   }
 
   /**

@@ -3,7 +3,6 @@ package io.crigate.policy;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.Adjustment;
-import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.ContainerKey;
 import io.crigate.spi.adjust.ContainerUpdate;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * containers take an isolated CPU first, and a Burstable container with a whole-number request may
  * opt in to exclusive CPUs with {@link #OPT_IN_ANNOTATION}.
  */
-final class StaticPolicy implements AdjustmentPlugin {
+final class StaticPolicy implements ReleasesOnStop {
 
   /** Pod annotation (optionally {@code /container.<name>}-scoped) that opts a Burstable container in. */
   static final String OPT_IN_ANNOTATION = "static-plus.crigate.io/exclusive-cpus";
@@ -159,16 +158,7 @@ final class StaticPolicy implements AdjustmentPlugin {
   }
 
   @Override
-  public PluginResult stopContainer(PodContext pod, ContainerContext container) {
-    return forget(container.key());
-  }
-
-  @Override
-  public PluginResult removeContainer(PodContext pod, ContainerContext container) {
-    return forget(container.key());
-  }
-
-  private PluginResult forget(ContainerKey key) {
+  public PluginResult forget(ContainerKey key) {
     shared.remove(key);
     if (exclusive.containsKey(key)) {
       release(key);
@@ -227,6 +217,6 @@ final class StaticPolicy implements AdjustmentPlugin {
   }
 
   private LinuxResources pin(CpuSet cpus) {
-    return LinuxResources.builder().cpusetCpus(cpus.toString()).cpusetMems(topology.nodesOf(cpus).toString()).build();
+    return ReleasesOnStop.pin(topology, cpus);
   }
 }

@@ -4,7 +4,6 @@ import io.crigate.policy.PoolTree.Pool;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.Adjustment;
-import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.ContainerKey;
 import io.crigate.spi.adjust.ContainerUpdate;
@@ -34,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * nodes follow the CPUs. Among pools of one size the one with the most free shared capacity wins,
  * which spreads containers. Exact rules: docs/policies.md.
  */
-final class TopologyAwarePolicy implements AdjustmentPlugin {
+final class TopologyAwarePolicy implements ReleasesOnStop {
 
   /** nri-plugins' keys, so pods move between the two unchanged; {@code /container.<name>} and {@code /pod} scope them. */
   static final String PREFER_ISOLATED = "prefer-isolated-cpus.resource-policy.nri.io";
@@ -91,7 +90,12 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
 
   /** The CPUs shared containers of {@code pool} run on. */
   CpuSet sharedCpus(Pool pool) {
-    return pool.cpus().minus(exclusive()).minus(topology.isolated());
+    return sharedCpus(pool, exclusive());
+  }
+
+  /** The same, given every exclusive CPU ({@code taken}) when the caller already has it. */
+  private CpuSet sharedCpus(Pool pool, CpuSet taken) {
+    return pool.cpus().minus(taken).minus(topology.isolated());
   }
 
   @Override
@@ -148,16 +152,7 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
   }
 
   @Override
-  public PluginResult stopContainer(PodContext pod, ContainerContext container) {
-    return forget(container.key());
-  }
-
-  @Override
-  public PluginResult removeContainer(PodContext pod, ContainerContext container) {
-    return forget(container.key());
-  }
-
-  private PluginResult forget(ContainerKey key) {
+  public PluginResult forget(ContainerKey key) {
     if (!grants.containsKey(key)) {
       return PluginResult.NONE;
     }
@@ -207,11 +202,12 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
 
   /** Whether the machine and every pool with shared containers keep a CPU to run on after {@code taken}. */
   private boolean keepsSharedCpus(CpuSet taken) {
-    if (sharedCpus(pools.getFirst()).minus(taken).isEmpty()) {
+    CpuSet exclusive = exclusive();
+    if (sharedCpus(pools.getFirst(), exclusive).minus(taken).isEmpty()) {
       return false;
     }
-    return grants.values().stream().filter(g -> g.exclusive().isEmpty())
-        .allMatch(g -> !sharedCpus(poolNamed(g.pool())).minus(taken).isEmpty());
+    return grants.values().stream().filter(g -> g.exclusive().isEmpty()).map(Grant::pool).distinct()
+        .allMatch(pool -> !sharedCpus(poolNamed(pool), exclusive).minus(taken).isEmpty());
   }
 
   private Optional<Pool> smallest(Predicate<Pool> fits) {
@@ -259,8 +255,15 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
   /** Updates for every placed container with a known id whose CPUs are no longer what it was given. */
   private List<ContainerUpdate> changed() {
     List<ContainerUpdate> updates = new ArrayList<>();
+    // Each pool's shared CPUs once per call, not once per container: with hundreds of containers
+    // the union of every exclusive grant is what a decision spends its time on.
+    CpuSet taken = exclusive();
+    Map<String, CpuSet> sharedByPool = new LinkedHashMap<>();
     ids.forEach((key, id) -> {
-      CpuSet now = cpusOf(grants.get(key));
+      Grant grant = grants.get(key);
+      CpuSet now = grant.exclusive().isEmpty()
+          ? sharedByPool.computeIfAbsent(grant.pool(), name -> sharedCpus(poolNamed(name), taken))
+          : grant.exclusive();
       if (!now.equals(given.get(key))) {
         given.put(key, now);
         updates.add(new ContainerUpdate(id, pin(now), grants.get(key).exclusive().isEmpty()));
@@ -283,6 +286,6 @@ final class TopologyAwarePolicy implements AdjustmentPlugin {
   }
 
   private LinuxResources pin(CpuSet cpus) {
-    return LinuxResources.builder().cpusetCpus(cpus.toString()).cpusetMems(topology.nodesOf(cpus).toString()).build();
+    return ReleasesOnStop.pin(topology, cpus);
   }
 }

@@ -74,6 +74,23 @@ class ActivePolicyTest {
   }
 
   @Test
+  void switchingToBalloonsLivePutsRunningContainersInOneBalloonAndABadTypeChangesNothing() throws Exception {
+    ActivePolicy policy = policy("active: none");
+    runTwo(policy);
+
+    assertThatThrownBy(() -> policy.reconfigure(ConfigLayer.FILE, yaml("active: balloons\nballoons: {balloonTypes: [{name: reserved}]}")))
+        .hasMessageContaining("policy.balloons.balloonTypes[0].name: 'reserved' is a built-in balloon");
+    assertThat(policy.active()).isEqualTo("none");
+    assertThat(delivered).isEmpty();
+
+    policy.reconfigure(ConfigLayer.FILE, yaml("active: balloons\nreservedCpus: \"0\"\nballoons: {balloonTypes: [{name: apps, namespaces: [ns]}]}"));
+    // db (1 CPU) and web (500m) are both of namespace ns: one balloon of 2 CPUs next to reserved 0
+    assertThat(policy.active()).isEqualTo("balloons");
+    assertThat(delivered).extracting(ContainerUpdate::containerId).containsExactlyInAnyOrder("c-db", "c-web");
+    assertThat(delivered).allSatisfy(u -> assertThat(u.resources().cpusetCpus()).contains("1-2"));
+  }
+
+  @Test
   void switchingBackToStaticPinsAgain() throws Exception {
     ActivePolicy policy = policy("active: none");
     runTwo(policy);

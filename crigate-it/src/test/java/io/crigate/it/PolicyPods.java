@@ -1,0 +1,80 @@
+package io.crigate.it;
+
+import static io.crigate.it.CriObjects.*;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.crigate.api.cri.v1.*;
+import io.crigate.spi.adjust.ResourceAnnotation;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Shell pods started through crigate for the policy tests, with the webhook's resource annotation,
+ * and what the kernel lets a process inside them run on.
+ */
+final class PolicyPods {
+
+  private static final Pattern ALLOWED = Pattern.compile("Cpus_allowed_list:\\s*(\\S+)");
+
+  private final CrigateExtension crigate;
+  private final Infra infra;
+  private final List<String> pods = new ArrayList<>();
+
+  PolicyPods(CrigateExtension crigate, Infra infra) {
+    this.crigate = crigate;
+    this.infra = infra;
+  }
+
+  /** A running shell container in a fresh pod whose webhook annotation declares these requests and limits. */
+  String startShell(String name, Map<String, String> requests, Map<String, String> limits) {
+    return startShell(name, requests, limits, Map.of()).containerId();
+  }
+
+  /** A started shell container and the pod it runs in. */
+  record Started(String podId, String containerId) {}
+
+  /** As above, with more pod annotations. */
+  Started startShell(String name, Map<String, String> requests, Map<String, String> limits, Map<String, String> annotations) {
+    Map<String, String> all = new HashMap<>(annotations);
+    all.put(ResourceAnnotation.KEY, ResourceAnnotation.format(Map.of(name, Map.of("requests", requests, "limits", limits))));
+    PodSandboxConfig pod = hostNetworkPod("policy-" + name, crigate.workDir().resolve("pods")).toBuilder()
+        .putAllAnnotations(all).build();
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    String podId = runtime.runPodSandbox(runPod(pod, "")).getPodSandboxId();
+    pods.add(podId);
+    crigate.cri().images().pullImage(pull(infra.baseImage(), pod, ""));
+    String id = runtime.createContainer(create(podId,
+        shellContainer(name, infra.baseImage(), "trap 'exit 0' TERM; while :; do sleep 1; done"), pod)).getContainerId();
+    runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+    return new Started(podId, id);
+  }
+
+  /** Stops and removes a container, then its pod, in the kubelet's order. */
+  void remove(Started started) {
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    runtime.stopContainer(StopContainerRequest.newBuilder().setContainerId(started.containerId()).setTimeout(5).build());
+    runtime.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(started.containerId()).build());
+    crigate.cri().removePod(started.podId());
+    pods.remove(started.podId());
+  }
+
+  /** Removes every pod started here. */
+  void removeAll() {
+    pods.forEach(id -> crigate.cri().removePod(id));
+    pods.clear();
+  }
+
+  /** The CPUs a fresh process in the container may run on, as the kernel reports them. */
+  String allowedCpus(String containerId) {
+    ExecSyncResponse exec = crigate.cri().runtime().execSync(ExecSyncRequest.newBuilder().setContainerId(containerId)
+        .addCmd("grep").addCmd("Cpus_allowed_list").addCmd("/proc/self/status").setTimeout(10).build());
+    assertThat(exec.getExitCode()).as(exec.getStderr().toStringUtf8()).isZero();
+    Matcher m = ALLOWED.matcher(exec.getStdout().toStringUtf8());
+    assertThat(m.find()).as(exec.getStdout().toStringUtf8()).isTrue();
+    return m.group(1);
+  }
+}
