@@ -17,6 +17,7 @@ import io.crigate.topology.CpuTopology;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -165,7 +166,9 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     boolean exclusive = pod.qosClass() == QosClass.GUARANTEED && container.requirements().hasIntegerCpuRequest()
         && !Boolean.parseBoolean(pod.annotation(PREFER_SHARED, container.name(),
             pod.annotation(CRI_RM_PREFER_SHARED, container.name(), "false")));
-    Grant grant = exclusive ? placeExclusive(pod, container, (int) (request / 1000)) : placeShared(request);
+    Decision decision = new Decision();
+    Grant grant = exclusive ? placeExclusive(decision, pod, container, (int) (request / 1000))
+        : placeShared(decision, request);
     grants.put(container.key(), grant);
     store.put(GRANT + container.key(), grant.encode().getBytes(StandardCharsets.UTF_8));
     log.info("topology-aware: container {} placed in pool {} ({})", container.key(), grant.pool(),
@@ -173,26 +176,27 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     return grant;
   }
 
-  private Grant placeShared(long milli) {
+  private Grant placeShared(Decision decision, long milli) {
     // Requests beyond every pool's capacity (an overcommitted node) still run: on the whole machine.
-    Pool pool = smallest(p -> !sharedCpus(p).isEmpty() && freeShared(p) >= milli).orElse(pools.getFirst());
+    Pool pool = smallest(decision, p -> !decision.sharedCpus(p).isEmpty() && decision.freeShared(p) >= milli)
+        .orElse(pools.getFirst());
     return new Grant(pool.name(), CpuSet.EMPTY, milli);
   }
 
-  private Grant placeExclusive(PodContext pod, ContainerContext container, int count) {
+  private Grant placeExclusive(Decision decision, PodContext pod, ContainerContext container, int count) {
     boolean isolated = Boolean.parseBoolean(pod.annotation(PREFER_ISOLATED, container.name(),
         pod.annotation(CRI_RM_PREFER_ISOLATED, container.name(), String.valueOf(count == 1))));
     if (isolated) {
-      Optional<Pool> pool = smallest(p -> freeIsolated(p).size() >= count);
+      Optional<Pool> pool = smallest(decision, p -> decision.freeIsolated(p).size() >= count);
       if (pool.isPresent()) {
-        return new Grant(pool.get().name(), allocator.allocate(freeIsolated(pool.get()), count), 0);
+        return new Grant(pool.get().name(), allocator.allocate(decision.freeIsolated(pool.get()), count), 0);
       }
     }
-    for (Pool pool : bySize().toList()) {
-      CpuSet free = sharedCpus(pool).minus(reserved);
+    for (Pool pool : bySize(decision).toList()) {
+      CpuSet free = decision.sharedCpus(pool).minus(reserved);
       if (free.size() >= count) {
         CpuSet cpus = allocator.allocate(free, count);
-        if (keepsSharedCpus(cpus)) {
+        if (keepsSharedCpus(decision, cpus)) {
           return new Grant(pool.name(), cpus, 0);
         }
       }
@@ -201,37 +205,61 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   }
 
   /** Whether the machine and every pool with shared containers keep a CPU to run on after {@code taken}. */
-  private boolean keepsSharedCpus(CpuSet taken) {
-    CpuSet exclusive = exclusive();
-    if (sharedCpus(pools.getFirst(), exclusive).minus(taken).isEmpty()) {
+  private boolean keepsSharedCpus(Decision decision, CpuSet taken) {
+    if (decision.sharedCpus(pools.getFirst()).minus(taken).isEmpty()) {
       return false;
     }
-    return grants.values().stream().filter(g -> g.exclusive().isEmpty()).map(Grant::pool).distinct()
-        .allMatch(pool -> !sharedCpus(poolNamed(pool), exclusive).minus(taken).isEmpty());
+    return decision.sharedPools().stream().allMatch(pool -> !decision.sharedCpus(pool).minus(taken).isEmpty());
   }
 
-  private Optional<Pool> smallest(Predicate<Pool> fits) {
-    return bySize().filter(fits).findFirst();
+  private Optional<Pool> smallest(Decision decision, Predicate<Pool> fits) {
+    return bySize(decision).filter(fits).findFirst();
   }
 
   /** Smallest pools first; among equals, the one with the most free shared capacity (spreading), then tree order. */
-  private Stream<Pool> bySize() {
-    return pools.stream()
-        .sorted(Comparator.comparingInt((Pool p) -> p.cpus().size()).thenComparing(Comparator.comparingLong(this::freeShared).reversed()));
+  private Stream<Pool> bySize(Decision decision) {
+    return pools.stream().sorted(Comparator.comparingInt((Pool p) -> p.cpus().size())
+        .thenComparing(Comparator.comparingLong(decision::freeShared).reversed()));
   }
 
-  private long freeShared(Pool pool) {
-    return sharedCpus(pool).size() * 1000L - sharedLoad(pool);
-  }
+  /**
+   * What one placement reads about the grants, computed once: with hundreds of containers, summing
+   * every grant's load and uniting every exclusive set per pool and per comparison was what a
+   * decision spent its time on.
+   */
+  private final class Decision {
+    private final CpuSet exclusive = exclusive();
+    private final Map<Pool, CpuSet> shared = new HashMap<>();
+    private final Map<Pool, Long> sharedLoad = new HashMap<>();
+    private final Map<String, Long> loadByPool = new HashMap<>();
 
-  /** Shared requests placed in this pool or below it. */
-  private long sharedLoad(Pool pool) {
-    return grants.values().stream().filter(g -> g.exclusive().isEmpty() && pool.contains(poolNamed(g.pool())))
-        .mapToLong(Grant::sharedMilli).sum();
-  }
+    Decision() {
+      grants.values().stream().filter(g -> g.exclusive().isEmpty())
+          .forEach(g -> loadByPool.merge(g.pool(), g.sharedMilli(), Long::sum));
+    }
 
-  private CpuSet freeIsolated(Pool pool) {
-    return pool.cpus().intersect(topology.isolated()).minus(exclusive()).minus(reserved);
+    CpuSet sharedCpus(Pool pool) {
+      return shared.computeIfAbsent(pool, p -> TopologyAwarePolicy.this.sharedCpus(p, exclusive));
+    }
+
+    long freeShared(Pool pool) {
+      return sharedCpus(pool).size() * 1000L - sharedLoad(pool);
+    }
+
+    /** Shared requests placed in this pool or below it. */
+    long sharedLoad(Pool pool) {
+      return sharedLoad.computeIfAbsent(pool, p -> loadByPool.entrySet().stream()
+          .filter(e -> p.contains(poolNamed(e.getKey()))).mapToLong(Map.Entry::getValue).sum());
+    }
+
+    /** The pools that have shared containers. */
+    List<Pool> sharedPools() {
+      return loadByPool.keySet().stream().map(TopologyAwarePolicy.this::poolNamed).distinct().toList();
+    }
+
+    CpuSet freeIsolated(Pool pool) {
+      return pool.cpus().intersect(topology.isolated()).minus(exclusive).minus(reserved);
+    }
   }
 
   private CpuSet exclusive() {
