@@ -144,9 +144,13 @@ class SecurityIT {
   @Test
   void aStopWithTheLargestTimeoutStopsTheJobOnItsTerm() {
     SlurmBackend backend = backend(tmp.resolve("state"));
-    String[] ids = createAndRemoveLater(backend, "huge-stop", container("main", List.of("sleep", "300"), Map.of()));
+    String[] ids = createAndRemoveLater(backend, "huge-stop",
+        container("main", List.of("/bin/sh", "-c", "echo up; exec sleep 300"), Map.of()));
     start(backend, ids[1]);
-    await().atMost(JOB_TIMEOUT).until(() -> status(backend, ids[1]).getMessage().contains(" RUNNING"));
+    // Slurm reports RUNNING once the node is allocated, before the batch script runs; a TERM sent in
+    // that gap reaches no process, and with an endless timeout the stop would then wait for the job.
+    Path log = tmp.resolve("logs/main/0.log");
+    await().atMost(JOB_TIMEOUT).until(() -> Files.exists(log) && Files.readString(log).contains("up"));
 
     backend.stopContainer(StopContainerRequest.newBuilder().setContainerId(ids[1]).setTimeout(Long.MAX_VALUE).build());
 
