@@ -37,6 +37,26 @@ class MainTest {
     assertThat(err.toString().lines().count()).isLessThanOrEqualTo(5);
   }
 
+  /** Start-up: a named subcommand gets a tree of its own; anything else still gets the full tree and its suggestions. */
+  @Test
+  void aNamedSubcommandIsTheOnlyOneBuiltAndOthersKeepTheFullTree() {
+    assertThat(Main.commandLine("nri-plugin").getSubcommands()).containsOnlyKeys("nri-plugin");
+    assertThat(Main.commandLine("serve").getSubcommands()).containsKeys("serve", "nri-plugin", "ctl", "migrate");
+
+    CommandLine misspelt = Main.commandLine("nri-plugn");
+    assertThat(misspelt.getSubcommands()).hasSize(12);
+    StringWriter err = new StringWriter();
+    misspelt.setErr(new PrintWriter(err));
+    assertThat(misspelt.execute("nri-plugn")).isEqualTo(2);
+    assertThat(err.toString()).contains("nri-plugin");
+
+    CommandLine named = Main.commandLine("nri-plugin");
+    StringWriter namedErr = new StringWriter();
+    named.setErr(new PrintWriter(namedErr));
+    assertThat(named.execute("nri-plugin", "--bogus")).isEqualTo(2);
+    assertThat(namedErr.toString()).contains("crigate nri-plugin: Unknown option: '--bogus'");
+  }
+
   @Test
   void policiesListsEachPolicyWithWhatItDoes() {
     CommandLine cli = Main.commandLine();
