@@ -15,13 +15,19 @@ final class BenchmarkReport {
   static final String CRIGATE = "crigate";
   static final String BASELINE = "baseline";
 
-  record Lifecycle(Samples direct, Samples viaCrigate) {
+  /** Pod lifecycle times per side; {@code baseline} is empty when no baseline checkout ran. */
+  record Lifecycle(Samples direct, Samples viaCrigate, Samples baseline) {
     double ratio() {
       return viaCrigate.medianMillis() / direct.medianMillis();
+    }
+
+    double baselineRatio() {
+      return baseline.medianMillis() / direct.medianMillis();
     }
   }
 
   private Samples startsToServing = new Samples();
+  private Samples baselineStartsToServing = new Samples();
   private final String loadAtStart = loadAverage();
   private long idleRss;
   private long loadedRss;
@@ -31,8 +37,9 @@ final class BenchmarkReport {
   private Lifecycle lifecycle;
   private List<PairedLatency.Result> latencies = List.of();
 
-  void startsToServing(Samples starts) {
+  void startsToServing(Samples starts, Samples baselineStarts) {
     startsToServing = starts;
+    baselineStartsToServing = baselineStarts;
   }
 
   void idleRss(long bytes) {
@@ -86,6 +93,10 @@ final class BenchmarkReport {
           .formatted(lifecycle.direct().count(), lifecycle.direct().medianMillis()));
       md.append("| pod lifecycle median, via crigate | %.1f ms |\n".formatted(lifecycle.viaCrigate().medianMillis()));
       md.append("| lifecycle ratio (via / direct) | **%.3f** |\n".formatted(lifecycle.ratio()));
+      if (lifecycle.baseline().count() > 0) {
+        md.append("| baseline build lifecycle median / ratio (same rounds) | %.1f ms / %.3f |\n"
+            .formatted(lifecycle.baseline().medianMillis(), lifecycle.baselineRatio()));
+      }
     }
     md.append("| crigate RSS idle | **%.1f MiB** |\n".formatted(idleRss / MIB));
     if (baselineIdleRss > 0) {
@@ -98,6 +109,11 @@ final class BenchmarkReport {
           .formatted(startsToServing.count(), startsToServing.firstMillis()));
       md.append("| start to serving, median / max of all %d | **%.0f ms** / %.0f ms |\n".formatted(
           startsToServing.count(), startsToServing.medianMillis(), startsToServing.percentileMicros(100) / 1000));
+    }
+    if (baselineStartsToServing.count() > 0) {
+      md.append("| baseline build start to serving, first / median / max of %d (alternating with crigate's) | %.0f / %.0f / %.0f ms |\n"
+          .formatted(baselineStartsToServing.count(), baselineStartsToServing.firstMillis(),
+              baselineStartsToServing.medianMillis(), baselineStartsToServing.percentileMicros(100) / 1000));
     }
     return md.toString();
   }

@@ -72,7 +72,7 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     BenchmarkReport out = new BenchmarkReport();
-    out.startsToServing(timedStarts());
+    timedStarts(out);
     try (CriClient direct = CriClient.connect(runtimeEndpoint);
         ByteRelay relay = ByteRelay.start(workDir.resolve("relay"), runtimeEndpoint);
         CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint, crigateConfig);
@@ -117,7 +117,8 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
       }
       // Last, once crigate's JIT has settled: compiling the lifecycle paths for the first time
       // would otherwise take CPU from containerd and runc on a small node and show up as overhead.
-      out.lifecycle(measureLifecycles(directFleet, viaFleet));
+      PodFleet baselineFleet = baseline == null ? null : new PodFleet(baseline.client(), image, workDir.resolve("logs"));
+      out.lifecycle(measureLifecycles(directFleet, viaFleet, baselineFleet));
     }
     String markdown = out.markdown(runtimeEndpoint);
     System.out.println(markdown);
@@ -129,16 +130,25 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
 
   /**
    * Restarts crigate on one state directory, as a node does; the first start may also build the JVM
-   * class cache, so it is reported apart from the rest.
+   * class cache, so it is reported apart from the rest. With a baseline checkout, its restarts
+   * alternate with these, so both see the same machine load and their medians can be compared.
    */
-  private Samples timedStarts() throws Exception {
+  private void timedStarts(BenchmarkReport out) throws Exception {
     Samples samples = new Samples();
+    Samples baselineSamples = new Samples();
     for (int i = 0; i < starts; i++) {
-      try (CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint, crigateConfig)) {
-        samples.add(crigate.startToServing().toNanos());
+      samples.add(timedStart(repository, workDir, crigateConfig));
+      if (baselineRepository != null) {
+        baselineSamples.add(timedStart(baselineRepository, workDir.resolve("baseline"), null));
       }
     }
-    return samples;
+    out.startsToServing(samples, baselineSamples);
+  }
+
+  private long timedStart(Path checkout, Path stateDir, Path config) throws Exception {
+    try (CrigateUnderBench crigate = CrigateUnderBench.start(checkout.toAbsolutePath(), stateDir, runtimeEndpoint, config)) {
+      return crigate.startToServing().toNanos();
+    }
   }
 
   /** One CRI call, made the same way on every side. */
@@ -157,24 +167,24 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
         warmup, iterations);
   }
 
-  private BenchmarkReport.Lifecycle measureLifecycles(PodFleet direct, PodFleet via) throws Exception {
+  private BenchmarkReport.Lifecycle measureLifecycles(PodFleet direct, PodFleet via, PodFleet baseline) throws Exception {
+    List<PodFleet> fleets = baseline == null ? List.of(direct, via) : List.of(direct, via, baseline);
     for (int i = 0; i < LIFECYCLE_WARMUP; i++) {
-      direct.lifecycle();
-      via.lifecycle();
-    }
-    Samples directSamples = new Samples();
-    Samples viaSamples = new Samples();
-    // ABBA order: containerd finishes some teardown after a lifecycle returns, and whichever side
-    // ran second would otherwise always pay for it.
-    for (int i = 0; i < lifecycles; i++) {
-      if (i % 2 == 0) {
-        directSamples.add(((TimedCall) direct::lifecycle).time());
-        viaSamples.add(((TimedCall) via::lifecycle).time());
-      } else {
-        viaSamples.add(((TimedCall) via::lifecycle).time());
-        directSamples.add(((TimedCall) direct::lifecycle).time());
+      for (PodFleet fleet : fleets) {
+        fleet.lifecycle();
       }
     }
-    return new BenchmarkReport.Lifecycle(directSamples, viaSamples);
+    List<Samples> samples = fleets.stream().map(fleet -> new Samples()).toList();
+    // Each round starts with the next side: containerd finishes some teardown after a lifecycle
+    // returns, and whichever side always ran right after another would otherwise pay for it.
+    for (int i = 0; i < lifecycles; i++) {
+      for (int k = 0; k < fleets.size(); k++) {
+        int side = (i + k) % fleets.size();
+        samples.get(side).add(((TimedCall) fleets.get(side)::lifecycle).time());
+      }
+    }
+    return new BenchmarkReport.Lifecycle(samples.get(0), samples.get(1),
+        baseline == null ? new Samples() : samples.get(2));
   }
+
 }
