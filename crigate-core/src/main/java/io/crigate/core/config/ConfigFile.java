@@ -26,7 +26,7 @@ record ConfigFile(
     ObjectNode logging,
     ObjectNode hooks) {
 
-  /** {@code rules} is one comma-separated string or a list of {@code level:regex}. */
+  /** {@code rules} is one comma-separated string or a list of its entries ({@code level:regex}, {@code reset}, …). */
   record Dump(JsonNode rules, String file, String format, String redactEnv) {}
 
   /** The keys of a backend entry that are crigate's; every other key is a setting of its type. */

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.core.HandlerBinding;
 import io.crigate.core.dump.DumpFormat;
-import io.crigate.core.dump.DumpRule;
 import io.crigate.core.dump.DumpRules;
 import io.crigate.core.dump.DumpSettings;
 import io.crigate.spi.CrigateException;
@@ -158,11 +157,11 @@ final class ConfigReader {
       return DumpRules.parse(node.asText());
     }
     if (!node.isArray()) {
-      throw invalid("dump rules must be a list of 'level:regex' or one comma-separated string");
+      throw invalid("dump rules must be a list of 'level:regex' (or reset, disable, enable) or one comma-separated string");
     }
-    List<DumpRule> rules = new ArrayList<>();
-    node.forEach(rule -> rules.add(DumpRule.parse(rule.asText())));
-    return new DumpRules(rules);
+    List<String> entries = new ArrayList<>();
+    node.forEach(entry -> entries.add(entry.asText()));
+    return DumpRules.parse(entries);
   }
 
   private static String required(String key, String value, String where) {

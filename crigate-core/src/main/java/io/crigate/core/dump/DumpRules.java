@@ -26,6 +26,11 @@ public final class DumpRules {
     return DumpSpec.parse(spec);
   }
 
+  /** The same forms as {@link #parse(String)}, one entry per element (YAML's list form). */
+  public static DumpRules parse(List<String> entries) {
+    return DumpSpec.parse(entries);
+  }
+
   public static DumpRules none() {
     return new DumpRules(List.of());
   }

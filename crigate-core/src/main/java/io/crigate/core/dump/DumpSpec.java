@@ -28,8 +28,16 @@ final class DumpSpec {
   private DumpSpec() {}
 
   static DumpRules parse(String spec) {
+    return parse(List.of(spec.split(",")));
+  }
+
+  /**
+   * The same forms one entry per element, as the YAML list of {@code dump.rules} gives them; an
+   * element is never split, so a regex there may contain commas ({@code full:.{1,3}Pod}).
+   */
+  static DumpRules parse(List<String> entries) {
     DumpSpec reader = new DumpSpec();
-    for (String entry : spec.split(",")) {
+    for (String entry : entries) {
       String trimmed = entry.trim();
       if (!trimmed.isEmpty()) {
         reader.add(trimmed);

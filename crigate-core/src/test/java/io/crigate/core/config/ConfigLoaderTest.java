@@ -87,6 +87,22 @@ class ConfigLoaderTest {
   }
 
   @Test
+  void yamlListOfDumpRulesTakesEveryFormTheStringTakes() throws IOException {
+    // CRI Resource Manager's forms, one per element: reset, a level-less entry, an alias, disable/enable
+    Path file = write("""
+        backends: [{name: default, type: cri, handlers: [default], endpoint: "unix:///x.sock"}]
+        dump:
+          rules: ["full:.*", reset, "suppress:Version", ".*List.{1,9}", disable, enable, "long:CreateContainer"]
+        """);
+
+    GatewayConfig config = ConfigLoader.load(flags(file.toString(), null, null, null));
+
+    // the list's elements are not split at commas: ".*List.{1,9}" stays one regex
+    assertThat(config.dump().rules().rules())
+        .hasToString("[off:Version, off:.*List.{1,9}, full:CreateContainer]");
+  }
+
+  @Test
   void flagsOverrideTheFileKeyByKey() throws IOException {
     Path file = write("""
         socket: /tmp/y/file.sock
