@@ -23,23 +23,54 @@ public final class ResourceAnnotation {
   private ResourceAnnotation() {}
 
   /**
+   * The same information as CRI Resource Manager's webhook writes it, init containers apart:
+   * {@code {"initContainers":{...},"containers":{...}}}. Read when crigate's own key is absent.
+   */
+  public static final String CRI_RM_KEY = "intel.com/resources";
+
+  /**
    * The requirements by container name.
    *
    * @throws IllegalArgumentException naming the container and field that cannot be read
    */
   public static Map<String, ResourceRequirements> parse(String json) {
+    return parse(KEY, json, false);
+  }
+
+  /**
+   * The requirements from whichever webhook annotation the pod carries, crigate's before CRI Resource
+   * Manager's; empty when it carries neither. Init containers count as containers, as crigate's
+   * webhook writes them: CRI creates them the same way.
+   *
+   * @throws IllegalArgumentException naming the key, container and field that cannot be read
+   */
+  public static Map<String, ResourceRequirements> fromAnnotations(Map<String, String> annotations) {
+    String own = annotations.get(KEY);
+    if (own != null) {
+      return parse(KEY, own, false);
+    }
+    String criRm = annotations.get(CRI_RM_KEY);
+    return criRm == null ? Map.of() : parse(CRI_RM_KEY, criRm, true);
+  }
+
+  private static Map<String, ResourceRequirements> parse(String key, String json, boolean initContainersApart) {
     JsonNode root;
     try {
       root = JSON.readTree(json);
     } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("annotation %s is not JSON: %s".formatted(KEY, e.getOriginalMessage()));
+      throw new IllegalArgumentException("annotation %s is not JSON: %s".formatted(key, e.getOriginalMessage()));
     }
     JsonNode containers = root.path("containers");
     if (!containers.isObject()) {
-      throw new IllegalArgumentException("annotation %s has no 'containers' object".formatted(KEY));
+      throw new IllegalArgumentException("annotation %s has no 'containers' object".formatted(key));
     }
     Map<String, ResourceRequirements> byName = new LinkedHashMap<>();
-    containers.properties().forEach(entry -> byName.put(entry.getKey(), requirements(entry.getKey(), entry.getValue())));
+    if (initContainersApart && root.path("initContainers").isObject()) {
+      root.path("initContainers").properties().forEach(entry -> byName.put(entry.getKey(),
+          requirements(key, "initContainers." + entry.getKey(), entry.getValue())));
+    }
+    containers.properties().forEach(entry -> byName.put(entry.getKey(),
+        requirements(key, "containers." + entry.getKey(), entry.getValue())));
     return byName;
   }
 
@@ -50,13 +81,13 @@ public final class ResourceAnnotation {
     return root.toString();
   }
 
-  private static ResourceRequirements requirements(String container, JsonNode node) {
+  private static ResourceRequirements requirements(String key, String where, JsonNode node) {
     return new ResourceRequirements(
-        quantity(container, node, "requests", "cpu", true), quantity(container, node, "limits", "cpu", true),
-        quantity(container, node, "requests", "memory", false), quantity(container, node, "limits", "memory", false));
+        quantity(key, where, node, "requests", "cpu", true), quantity(key, where, node, "limits", "cpu", true),
+        quantity(key, where, node, "requests", "memory", false), quantity(key, where, node, "limits", "memory", false));
   }
 
-  private static long quantity(String container, JsonNode node, String kind, String resource, boolean cpu) {
+  private static long quantity(String key, String where, JsonNode node, String kind, String resource, boolean cpu) {
     JsonNode value = node.path(kind).path(resource);
     if (value.isMissingNode() || value.isNull()) {
       return 0;
@@ -64,8 +95,8 @@ public final class ResourceAnnotation {
     try {
       return cpu ? Quantity.milliCpu(value.asText()) : Quantity.bytes(value.asText());
     } catch (IllegalArgumentException | ArithmeticException e) {
-      throw new IllegalArgumentException("annotation %s: containers.%s.%s.%s: %s"
-          .formatted(KEY, container, kind, resource, e.getMessage()));
+      throw new IllegalArgumentException("annotation %s: %s.%s.%s: %s"
+          .formatted(key, where, kind, resource, e.getMessage()));
     }
   }
 }

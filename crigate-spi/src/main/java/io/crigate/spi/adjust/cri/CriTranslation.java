@@ -154,12 +154,8 @@ public final class CriTranslation {
   }
 
   private static Map<String, ResourceRequirements> annotated(Map<String, String> annotations) {
-    String value = annotations.get(ResourceAnnotation.KEY);
-    if (value == null) {
-      return Map.of();
-    }
     try {
-      return ResourceAnnotation.parse(value);
+      return ResourceAnnotation.fromAnnotations(annotations);
     } catch (IllegalArgumentException e) {
       throw new CrigateException.InvalidArgument(e.getMessage());
     }

@@ -1,6 +1,7 @@
 package io.crigate.spi.adjust.cri;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.protobuf.ByteString;
 import io.crigate.api.cri.v1.ContainerConfig;
@@ -11,6 +12,7 @@ import io.crigate.api.cri.v1.LinuxContainerResources;
 import io.crigate.api.cri.v1.LinuxPodSandboxConfig;
 import io.crigate.api.cri.v1.PodSandboxConfig;
 import io.crigate.api.cri.v1.PodSandboxMetadata;
+import io.crigate.spi.CrigateException;
 import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.LinuxResources;
@@ -50,6 +52,38 @@ class CriTranslationTest {
     assertThat(container.requirements()).isEqualTo(new ResourceRequirements(2000, 2000, 64 << 20, 64 << 20));
     assertThat(container.key().toString()).isEqualTo("s1/app/3");
     assertThat(container.env()).containsEntry("A", "1");
+  }
+
+  @Test
+  void criResourceManagersWebhookAnnotationIsReadWithItsInitContainers() {
+    // what cri-resmgr-webhook patches in: Go's JSON of the pod's ResourceRequirements, init containers apart
+    String annotation = "{\"initContainers\":{\"init\":{\"requests\":{\"cpu\":\"100m\"}}},"
+        + "\"containers\":{\"app\":{\"limits\":{\"cpu\":\"2\",\"memory\":\"64Mi\"},"
+        + "\"requests\":{\"cpu\":\"2\",\"memory\":\"64Mi\"}}}}";
+    PodSandboxConfig sandbox = PodSandboxConfig.newBuilder()
+        .setMetadata(PodSandboxMetadata.newBuilder().setName("p").setNamespace("ns").setUid("u"))
+        .putAnnotations("intel.com/resources", annotation)
+        .setLinux(LinuxPodSandboxConfig.newBuilder().setCgroupParent("/kubepods/burstable/podu")).build();
+    PodContext pod = CriTranslation.pod("s1", sandbox, "");
+
+    assertThat(CriTranslation.container(pod, "", config()).requirements())
+        .isEqualTo(new ResourceRequirements(2000, 2000, 64 << 20, 64 << 20));
+    assertThat(pod.containerResources()).containsKeys("init", "app");
+  }
+
+  @Test
+  void crigatesWebhookAnnotationWinsOverCriResourceManagersAndABadOneIsNamed() {
+    String ours = ResourceAnnotation.format(Map.of("app", Map.of("requests", Map.of("cpu", "1"))));
+    String theirs = "{\"containers\":{\"app\":{\"requests\":{\"cpu\":\"3\"}}}}";
+    Map<String, ResourceRequirements> both = ResourceAnnotation.fromAnnotations(
+        Map.of(ResourceAnnotation.KEY, ours, ResourceAnnotation.CRI_RM_KEY, theirs));
+
+    assertThat(both.get("app").cpuRequestMilli()).isEqualTo(1000);
+    PodSandboxConfig bad = PodSandboxConfig.newBuilder().putAnnotations("intel.com/resources",
+        "{\"containers\":{\"app\":{\"requests\":{\"cpu\":\"lots\"}}}}").build();
+    assertThatThrownBy(() -> CriTranslation.pod("s1", bad, ""))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageStartingWith("annotation intel.com/resources: containers.app.requests.cpu:");
   }
 
   @Test
