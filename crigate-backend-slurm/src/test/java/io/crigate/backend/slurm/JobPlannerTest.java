@@ -54,6 +54,41 @@ class JobPlannerTest {
   }
 
   @Test
+  void multiCriCoreAndTaskVariablesBecomeTheirSbatchOptions() {
+    // multi-cri's README: JOB_NUM_CORES_NODE, JOB_NUM_CORES and JOB_NUM_TASKS_NODE in the pod spec's env
+    ContainerConfig config = container(Map.of("JOB_NUM_CORES_NODE", "4", "JOB_NUM_CORES", "8",
+        "JOB_NUM_TASKS_NODE", "2")).build();
+
+    JobPlan plan = planner.plan(config, pod(Map.of()), "cid", "/shared/p/c");
+
+    assertThat(plan.options().asMap()).containsEntry("mincpus", "4").containsEntry("ntasks", "8")
+        .containsEntry("ntasks-per-node", "2");
+  }
+
+  @Test
+  void interLinkFlavorAnnotationPicksANamedFlavorAndAnUnknownOneIsRefusedNamingIt() {
+    SlurmSettings twoFlavors = SlurmSettings.parse("test", new ObjectMapper().valueToTree(Map.of(
+        "workDir", "/shared",
+        "flavors", Map.of(
+            "small", Map.of("flags", List.of("--partition=small", "--time=10")),
+            "big", Map.of("flags", List.of("--partition=big", "--mem=64G"))),
+        "defaultFlavor", "small")));
+    JobPlanner withFlavors = new JobPlanner(twoFlavors, ImageRunner.NONE);
+
+    JobPlan big = withFlavors.plan(container(Map.of()).build(), pod(Map.of(JobPlanner.FLAVOR, "big")), "cid", "/shared/p/c");
+    JobPlan fallback = withFlavors.plan(container(Map.of()).build(), pod(Map.of()), "cid", "/shared/p/c");
+
+    assertThat(JobPlanner.FLAVOR).isEqualTo("slurm-job.vk.io/flavor");
+    assertThat(big.options().asMap()).containsEntry("partition", "big").containsEntry("mem", "64G")
+        .doesNotContainKey("time");
+    assertThat(fallback.options().asMap()).containsEntry("partition", "small").containsEntry("time", "10");
+    assertThatThrownBy(() -> withFlavors.plan(container(Map.of()).build(), pod(Map.of(JobPlanner.FLAVOR, "huge")),
+        "cid", "/shared/p/c"))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining("slurm-job.vk.io/flavor names flavor 'huge'");
+  }
+
+  @Test
   void aCpusetAsksForAsManyCpusAsItListsWhenThatIsMoreThanTheQuota() {
     ContainerConfig config = container(Map.of()).setLinux(LinuxContainerConfig.newBuilder().setResources(
         // half a CPU of quota, but three CPUs pinned

@@ -45,6 +45,28 @@ final class CriRmFlags {
         bool("allow-policy-switch", (flag, v, t) -> t.findings.ignored(flag,
             "always allowed: crigate switches policies live")),
         value("logger-debug", (flag, v, t) -> loggerDebug(flag, v, t)),
+        value("logger-level", (flag, v, t) -> loggerLevel(flag, v, t)),
+        value("logger-source", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate's components are named differently; silence one with logging.levels: {COMPONENT: off}")),
+        value("logger", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate has one log backend, standard error (logging.format: text or json)")),
+        value("logger-prefix", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate always names the component (the logger) in each line")),
+        bool("list-loggers", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate has one log backend, standard error (logging.format: text or json)")),
+        value("metrics-interval", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate polls no runtime metrics; its own Prometheus metrics are set in the metrics section")),
+        value("rebalance-interval", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate's policies place each container when it is created; they do not rebalance on a timer")),
+        bool("disable-ui", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate serves no placement visualisation UI")),
+        bool("allow-untested-runtimes", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate's cri backend talks to any CRI runtime; there is no list of tested ones")),
+        value("pid-file", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate writes no PID file: run it under systemd (Type=notify), which tracks the process")),
+        value("force-config-signal", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate watches its policy file and applies changes as they are written, and re-reads logging on SIGHUP; "
+                + "the signal cannot be changed")),
         bool("static-policy-relaxed-isolation", (flag, v, t) -> {
           ObjectNode section = JsonNodeFactory.instance.objectNode();
           section.putObject("static").put("RelaxedIsolation", !"false".equals(v));
@@ -110,6 +132,15 @@ final class CriRmFlags {
       t.findings.ignored(flag, "crigate's components are named differently; set logging.levels (docs/operations.md) "
           + "or --log-level debug");
     }
+  }
+
+  /** CRI Resource Manager's levels are debug, info, warn and error; each is one of crigate's. */
+  private static void loggerLevel(String flag, String value, Translation t) {
+    String level = value.strip().toLowerCase(Locale.ROOT);
+    if (!List.of("debug", "info", "warn", "error").contains(level)) {
+      throw new IllegalArgumentException("%s: '%s' is not a level (debug, info, warn, error)".formatted(flag, value));
+    }
+    t.map(flag, "logLevel", level);
   }
 
   private static SeedFlag value(String name, SeedFlag.Action action) {

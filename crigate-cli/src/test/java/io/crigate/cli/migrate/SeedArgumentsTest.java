@@ -185,6 +185,30 @@ class SeedArgumentsTest {
   }
 
   @Test
+  void criRmLoggerAndTimerFlagsAreMappedOrWarnedNeverLeftForPicocli() {
+    // the rest of cri-resmgr's -h: its relay options and its logger's options
+    SeedCommandLine line = translate("--metrics-interval", "10s", "--rebalance-interval", "disable", "--disable-ui",
+        "--allow-untested-runtimes", "--pid-file", "/run/cri-resmgr.pid", "--force-config-signal", "SIGUSR1",
+        "--logger-level", "warn", "--logger-source", "policy,cache", "--logger", "fmt", "--logger-prefix", "off",
+        "--list-loggers");
+
+    assertThat(line.crigateArgs()).isEmpty();
+    assertThat(line.settings().get("logLevel").asText()).isEqualTo("warn");
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("--metrics-interval", "--rebalance-interval",
+        "--disable-ui", "--allow-untested-runtimes", "--pid-file", "--force-config-signal", "--logger-source",
+        "--logger", "--logger-prefix", "--list-loggers");
+    assertThat(line.with(Outcome.REFUSED)).isEmpty();
+  }
+
+  @Test
+  void criRmLoggerLevelOutsideItsFourLevelsIsRefusedNamingThem() {
+    SeedCommandLine line = translate("-logger-level", "verbose");
+
+    assertThat(line.with(Outcome.REFUSED)).extracting(SeedFinding::line)
+        .containsExactly("-logger-level: 'verbose' is not a level (debug, info, warn, error)");
+  }
+
+  @Test
   void criRmRelayDirAndPolicySwitchFlags() {
     SeedCommandLine line = translate("--relay-dir", "/var/lib/cri-relay", "--allow-policy-switch",
         "--disable-policy-switch", "--runtime-socket", "/run/containerd/containerd.sock");
