@@ -9,6 +9,9 @@ final class MultiCriFlags {
 
   static final String HANDLER = "multicri";
 
+  private static final String LOG_FILES_REFUSED = "crigate writes its log to standard error only; under systemd the "
+      + "journal keeps it, otherwise redirect standard error to the file";
+
   private MultiCriFlags() {}
 
   static List<SeedFlag> all() {
@@ -36,6 +39,17 @@ final class MultiCriFlags {
         value("resources-cache-path", (flag, v, t) -> t.findings.ignored(flag,
             "crigate keeps its records in the state directory (--root-dir) and images are pulled where the job runs")),
         value("stderrthreshold", (flag, v, t) -> t.findings.ignored(flag, "crigate logs every level to standard error")),
+        // the rest of klog's flags, which multi-cri's main registers; pflag takes log_dir and log-dir alike
+        bool("logtostderr", (flag, v, t) -> t.findings.ignored(flag, "crigate always logs to standard error")),
+        bool("alsologtostderr", (flag, v, t) -> t.findings.ignored(flag, "crigate always logs to standard error")),
+        value("log-dir", (flag, v, t) -> t.findings.refused(flag, LOG_FILES_REFUSED)),
+        value("log-file", (flag, v, t) -> t.findings.refused(flag, LOG_FILES_REFUSED)),
+        value("vmodule", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate's components are Java loggers, not Go files: set logging.levels (docs/operations.md)")),
+        value("log-backtrace-at", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate logs the stack trace with every unexpected error")),
+        value("log-flush-frequency", (flag, v, t) -> t.findings.ignored(flag,
+            "crigate writes each log line as it is logged")),
         value("v", (flag, v, t) -> t.map(flag, "logLevel", glogLevel(flag, v))));
   }
 

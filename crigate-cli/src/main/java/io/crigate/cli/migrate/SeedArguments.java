@@ -69,7 +69,8 @@ public final class SeedArguments {
       t.crigateArgs.add("--" + body); // Go's single-dash spelling of a flag crigate has too
       return i;
     }
-    SeedFlag flag = FLAGS.get(name);
+    // klog's flags are spelled with underscores (log_dir); pflag's normalisation takes dashes as well
+    SeedFlag flag = FLAGS.get(name.replace('_', '-'));
     if (flag == null) {
       t.crigateArgs.add(arg);
       return i;

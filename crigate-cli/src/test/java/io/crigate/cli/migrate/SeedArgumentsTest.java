@@ -74,6 +74,20 @@ class SeedArgumentsTest {
   }
 
   @Test
+  void multiCriKlogFlagsAreWarnedOrRefusedInEitherSpelling() {
+    // multi-cri's main adds klog's Go flags to pflag, which takes log_dir and log-dir alike
+    SeedCommandLine line = translate("--logtostderr", "--alsologtostderr=true", "--vmodule", "adapter=4",
+        "--log_backtrace_at", "adapter.go:10", "--log-flush-frequency", "5s", "--log_dir", "/var/log/multi-cri",
+        "--log-file", "/var/log/multi-cri.log");
+
+    assertThat(line.crigateArgs()).isEmpty();
+    assertThat(settings(line, Outcome.IGNORED)).containsExactly("--logtostderr", "--alsologtostderr",
+        "--vmodule", "--log_backtrace_at", "--log-flush-frequency");
+    assertThat(settings(line, Outcome.REFUSED)).containsExactly("--log_dir", "--log-file");
+    assertThat(line.with(Outcome.REFUSED).get(0).detail()).contains("standard error");
+  }
+
+  @Test
   void criRmReadmeDumperExample() {
     // ./cmd/cri-resmgr/cri-resmgr -policy null -dump 'reset,full:.*' -dump-file /tmp/cri.dump
     SeedCommandLine line = translate("-policy", "null", "-dump", "reset,full:.*", "-dump-file", "/tmp/cri.dump");
