@@ -1,6 +1,7 @@
 package io.crigate.policy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.crigate.policy.seed.UnreadPodAnnotations;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.AdjustmentPlugin;
@@ -134,7 +135,9 @@ public final class ActivePolicy implements AdjustmentPlugin {
 
   @Override
   public synchronized PluginResult createContainer(PodContext pod, ContainerContext container) {
-    pods.putIfAbsent(pod.id(), pod);
+    if (pods.putIfAbsent(pod.id(), pod) == null) {
+      UnreadPodAnnotations.logFor(pod.name(), pod.namespace(), pod.annotations());
+    }
     return policy.createContainer(pod, container);
   }
 

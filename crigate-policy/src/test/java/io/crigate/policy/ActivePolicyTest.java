@@ -9,6 +9,10 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.crigate.policy.seed.UnreadPodAnnotations;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.config.LiveConfigFile;
 import io.crigate.spi.adjust.ContainerContext;
@@ -26,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
 
 class ActivePolicyTest {
 
@@ -57,6 +62,32 @@ class ActivePolicyTest {
     ContainerContext web = container("b", "web", 500);
     LinuxResources webCpus = policy.createContainer(b, web).adjustment().resources();
     policy.postCreateContainer(b, web.withId("c-web").withResources(webCpus));
+  }
+
+  @Test
+  void seedAnnotationsCrigateDoesNotActOnAreLoggedOncePerPod() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger(UnreadPodAnnotations.class);
+    ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    logged.start();
+    logger.addAppender(logged);
+    try {
+      ActivePolicy policy = policy("active: topology-aware");
+      PodContext pod = pod("p", QosClass.BURSTABLE, Map.of(
+          "memory-type.cri-resource-manager.intel.com/container.db", "pmem",
+          "resource-policy.nri.io/affinity", "db: [web]",
+          "prefer-shared-cpus.resource-policy.nri.io/pod", "true"));
+      policy.createContainer(pod, container("p", "db", 500));
+      policy.createContainer(pod, container("p", "web", 500));
+
+      // two containers, one line per unread key; prefer-shared-cpus is read, so it is not named
+      assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
+          "pod ns/p: annotation memory-type.cri-resource-manager.intel.com/container.db: crigate has no memory tiers: "
+              + "a container's memory nodes are those of its CPUs (ignored)",
+          "pod ns/p: annotation resource-policy.nri.io/affinity: crigate places each container by its own request; "
+              + "it keeps no affinity between containers (ignored)");
+    } finally {
+      logger.detachAppender(logged);
+    }
   }
 
   @Test
