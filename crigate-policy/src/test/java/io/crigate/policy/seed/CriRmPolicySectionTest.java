@@ -46,6 +46,31 @@ class CriRmPolicySectionTest {
   }
 
   @Test
+  void reservedMemoryAndACgroupPathAreRefusedNamingWhy() throws Exception {
+    SeedFindings memory = new SeedFindings();
+    CriRmPolicySection.translate(policy("""
+        policy:
+          Active: static
+          ReservedResources:
+            CPU: 1
+            memory: 2Gi
+        """), "policy", memory);
+    SeedFindings cgroup = new SeedFindings();
+    CriRmPolicySection.translate(policy("""
+        policy:
+          Active: static
+          ReservedResources:
+            CPU: /sys/fs/cgroup/cpuset/kube-reserved
+        """), "policy", cgroup);
+
+    assertThat(memory.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::line)
+        .containsExactly("policy.ReservedResources.memory: crigate's policies reserve CPUs only");
+    assertThat(cgroup.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::line)
+        .containsExactly("policy.ReservedResources.CPU: reading reserved CPUs from a cgroup is not supported; "
+            + "list them, e.g. cpuset:0-1");
+  }
+
+  @Test
   void configurationReferenceCpusetsAndRelaxedIsolation() throws Exception {
     SeedFindings findings = new SeedFindings();
     JsonNode out = CriRmPolicySection.translate(policy("""
