@@ -41,6 +41,8 @@ final class BalloonsPolicy implements ReleasesOnStop {
 
   /** nri-plugins' key, so pods move between the two unchanged; {@code /container.<name>} and {@code /pod} scope it. */
   static final String ANNOTATION = "balloon.balloons.resource-policy.nri.io";
+  /** CRI Resource Manager's spelling of the same key, read when nri-plugins' is absent. */
+  static final String CRI_RM_ANNOTATION = "balloon.balloons.cri-resource-manager.intel.com";
   private static final Logger log = LoggerFactory.getLogger(BalloonsPolicy.class);
   private static final String MEMBER = "member/";
   private static final String CPUS = "cpus/";
@@ -200,7 +202,7 @@ final class BalloonsPolicy implements ReleasesOnStop {
 
   /** The balloon type a container asks for by annotation, else the one its namespace matches. */
   private String typeFor(PodContext pod, ContainerContext container) {
-    String named = pod.annotation(ANNOTATION, container.name(), "");
+    String named = pod.annotation(ANNOTATION, container.name(), pod.annotation(CRI_RM_ANNOTATION, container.name(), ""));
     if (!named.isEmpty()) {
       if (named.equals(RESERVED) || named.equals(DEFAULT) || types.containsKey(named)) {
         return named;

@@ -89,6 +89,9 @@ class BalloonsPolicyTest {
         // the annotation wins over the namespace; isolated 6-7 are not used by balloons
         new Case("annotation picks the type; isolated cpus left alone", "1-socket-8-core-isolated-6-7", "other",
             Map.of(ann + "/container.app", "team"), 3000, "team[0]", "1-3", "0"),
+        // CRI Resource Manager's spelling of the key picks the type the same way
+        new Case("CRI-RM annotation key picks the type", "1-socket-8-core-isolated-6-7", "other",
+            Map.of(BalloonsPolicy.CRI_RM_ANNOTATION + "/pod", "team"), 3000, "team[0]", "1-3", "0"),
         // 2500m = 3 CPUs: whole core {1,9}, then 8, the thread whose sibling (reserved 0) is in use; 3 and 11 are offline
         new Case("offline cpus never used", "2-socket-16-cpu-smt-offline-3-11", "team-x", Map.of(), 2500, "team[0]", "1,8-9", "0"),
         // default balloon: every CPU no balloon holds, reserved and isolated excluded

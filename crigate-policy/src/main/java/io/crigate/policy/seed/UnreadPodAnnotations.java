@@ -8,7 +8,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Per-pod annotations of CRI Resource Manager and nri-plugins that ask for behaviour crigate's
- * policies do not have (memory tiers, colocation, balloons, RDT and block I/O classes). They are
+ * policies do not have (memory tiers, colocation, RDT and block I/O classes). They are
  * not errors: the pod runs, placed by crigate's own rules. But whoever wrote one expects an effect,
  * so the first container of a pod that carries one logs a warning naming the key and why.
  *
@@ -30,7 +30,6 @@ public final class UnreadPodAnnotations {
       "toptierlimit", NO_TIERS,
       "affinity", NO_COLOCATION,
       "anti-affinity", NO_COLOCATION,
-      "balloon.balloons", "crigate has no balloons policy; `crigate policies` lists the ones it has",
       "rdtclass", "crigate assigns no RDT classes",
       "blockioclass", "crigate assigns no block I/O classes");
 

@@ -15,14 +15,12 @@ class UnreadPodAnnotationsTest {
         "memory-type.cri-resource-manager.intel.com/container.db", "pmem",
         "cri-resource-manager.intel.com/anti-affinity", "db: [web]",
         "resource-policy.nri.io/affinity", "db: [web]",
-        "balloon.balloons.resource-policy.nri.io", "fast",
         "cold-start.cri-resource-manager.intel.com/container.db", "duration: 60s",
         "rdtclass.resource-policy.nri.io/pod", "gold",
         "blockioclass.cri-resource-manager.intel.com", "slow");
 
     assertThat(UnreadPodAnnotations.of(annotations)).extracting(line -> line.substring(0, line.indexOf(": ")))
         .containsExactly(
-            "balloon.balloons.resource-policy.nri.io",
             "blockioclass.cri-resource-manager.intel.com",
             "cold-start.cri-resource-manager.intel.com/container.db",
             "cri-resource-manager.intel.com/anti-affinity",
@@ -36,6 +34,7 @@ class UnreadPodAnnotationsTest {
   void keysCrigateReadsAndUnrelatedKeysAreNotNamed() {
     assertThat(UnreadPodAnnotations.of(Map.of(
         "prefer-isolated-cpus.resource-policy.nri.io/pod", "true",
+        "balloon.balloons.cri-resource-manager.intel.com/container.db", "fast",
         "prefer-shared-cpus.cri-resource-manager.intel.com/container.db", "true",
         "resources.crigate.io/containers", "{}",
         "intel.com/resources", "{}",
