@@ -25,46 +25,42 @@ final class CriRmFlags {
         value("available-resources", (flag, v, t) -> constraints(flag, "AvailableResources", v, t)),
         bool("list-policies", (flag, v, t) -> t.replacementCommand = List.of("policies")),
         value("runtime-socket", (flag, v, t) -> runtime(flag, v, t)),
-        value("image-socket", (flag, v, t) -> t.findings.refused(flag,
+        value("image-socket", SeedFlag.refused(
             "crigate sends image calls to the backend that runs the pod; a separate image service is not supported "
                 + "(point the kubelet's --image-service-endpoint at the runtime instead)")),
         value("relay-socket", (flag, v, t) -> t.map(flag, "socket", v)),
         value("relay-dir", (flag, v, t) -> t.map(flag, "stateDir", v)),
-        value("agent-socket", (flag, v, t) -> t.findings.ignored(flag,
+        value("agent-socket", SeedFlag.warned(
             "crigate has no node agent: it reads the ConfigMaps itself (policy.kubernetes)")),
-        value("config-socket", (flag, v, t) -> t.findings.ignored(flag,
+        value("config-socket", SeedFlag.warned(
             "crigate has no node agent: it reads the ConfigMaps itself (policy.kubernetes)")),
         value("force-config", (flag, v, t) -> configFile(flag, v, t)),
         value("fallback-config", (flag, v, t) -> configFile(flag, v, t)),
-        bool("reset-config", (flag, v, t) -> t.findings.refused(flag,
+        bool("reset-config", SeedFlag.refused(
             "crigate stores no configuration to reset: it reads its file and ConfigMaps at every start")),
-        bool("reset-policy", (flag, v, t) -> t.findings.refused(flag,
+        bool("reset-policy", SeedFlag.refused(
             "crigate switches policies live: change policy.active instead of resetting the stored policy")),
-        bool("disable-policy-switch", (flag, v, t) -> t.findings.refused(flag,
+        bool("disable-policy-switch", SeedFlag.refused(
             "crigate always switches policies live when policy.active changes; it cannot pin the first one")),
-        bool("allow-policy-switch", (flag, v, t) -> t.findings.ignored(flag,
-            "always allowed: crigate switches policies live")),
+        bool("allow-policy-switch", SeedFlag.warned("always allowed: crigate switches policies live")),
         value("logger-debug", (flag, v, t) -> loggerDebug(flag, v, t)),
         value("logger-level", (flag, v, t) -> loggerLevel(flag, v, t)),
-        value("logger-source", (flag, v, t) -> t.findings.ignored(flag,
+        value("logger-source", SeedFlag.warned(
             "crigate's components are named differently; silence one with logging.levels: {COMPONENT: off}")),
-        value("logger", (flag, v, t) -> t.findings.ignored(flag,
+        value("logger", SeedFlag.warned("crigate has one log backend, standard error (logging.format: text or json)")),
+        value("logger-prefix", SeedFlag.warned("crigate always names the component (the logger) in each line")),
+        bool("list-loggers", SeedFlag.warned(
             "crigate has one log backend, standard error (logging.format: text or json)")),
-        value("logger-prefix", (flag, v, t) -> t.findings.ignored(flag,
-            "crigate always names the component (the logger) in each line")),
-        bool("list-loggers", (flag, v, t) -> t.findings.ignored(flag,
-            "crigate has one log backend, standard error (logging.format: text or json)")),
-        value("metrics-interval", (flag, v, t) -> t.findings.ignored(flag,
+        value("metrics-interval", SeedFlag.warned(
             "crigate polls no runtime metrics; its own Prometheus metrics are set in the metrics section")),
-        value("rebalance-interval", (flag, v, t) -> t.findings.ignored(flag,
+        value("rebalance-interval", SeedFlag.warned(
             "crigate's policies place each container when it is created; they do not rebalance on a timer")),
-        bool("disable-ui", (flag, v, t) -> t.findings.ignored(flag,
-            "crigate serves no placement visualisation UI")),
-        bool("allow-untested-runtimes", (flag, v, t) -> t.findings.ignored(flag,
+        bool("disable-ui", SeedFlag.warned("crigate serves no placement visualisation UI")),
+        bool("allow-untested-runtimes", SeedFlag.warned(
             "crigate's cri backend talks to any CRI runtime; there is no list of tested ones")),
-        value("pid-file", (flag, v, t) -> t.findings.ignored(flag,
+        value("pid-file", SeedFlag.warned(
             "crigate writes no PID file: run it under systemd (Type=notify), which tracks the process")),
-        value("force-config-signal", (flag, v, t) -> t.findings.ignored(flag,
+        value("force-config-signal", SeedFlag.warned(
             "crigate watches its policy file and applies changes as they are written, and re-reads logging on SIGHUP; "
                 + "the signal cannot be changed")),
         bool("static-policy-relaxed-isolation", (flag, v, t) -> {

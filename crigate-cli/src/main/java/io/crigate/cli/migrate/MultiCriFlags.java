@@ -21,10 +21,10 @@ final class MultiCriFlags {
         value("stream-addr", (flag, v, t) -> t.map(flag, "streaming.address", v)),
         value("stream-port", (flag, v, t) -> t.map(flag, "streaming.port", JsonNodeFactory.instance.numberNode(port(flag, v)))),
         value("adapter-name", (flag, v, t) -> t.adapter = v),
-        value("sandbox-image", (flag, v, t) -> t.findings.ignored(flag,
+        value("sandbox-image", SeedFlag.warned(
             "crigate's backends need no pause image: the slurm backend's sandbox is a directory, and the cri "
                 + "backend's runtime uses its own sandbox image setting")),
-        bool("enable-pod-persistence", (flag, v, t) -> t.findings.ignored(flag,
+        bool("enable-pod-persistence", SeedFlag.warned(
             "always on: crigate keeps pods and containers in its ownership database under the state directory")),
         bool("enable-pod-network", (flag, v, t) -> {
           if (!"false".equals(v)) {
@@ -32,24 +32,22 @@ final class MultiCriFlags {
                 + "get the network of that runtime's CNI configuration");
           }
         }),
-        value("network-bin-dir", (flag, v, t) -> t.findings.ignored(flag,
+        value("network-bin-dir", SeedFlag.warned(
             "crigate runs no CNI plugins itself; the cri backend's runtime has its own CNI bin dir")),
-        value("network-conf-dir", (flag, v, t) -> t.findings.ignored(flag,
+        value("network-conf-dir", SeedFlag.warned(
             "crigate runs no CNI plugins itself; the cri backend's runtime has its own CNI conf dir")),
-        value("resources-cache-path", (flag, v, t) -> t.findings.ignored(flag,
+        value("resources-cache-path", SeedFlag.warned(
             "crigate keeps its records in the state directory (--root-dir) and images are pulled where the job runs")),
-        value("stderrthreshold", (flag, v, t) -> t.findings.ignored(flag, "crigate logs every level to standard error")),
+        value("stderrthreshold", SeedFlag.warned("crigate logs every level to standard error")),
         // the rest of klog's flags, which multi-cri's main registers; pflag takes log_dir and log-dir alike
-        bool("logtostderr", (flag, v, t) -> t.findings.ignored(flag, "crigate always logs to standard error")),
-        bool("alsologtostderr", (flag, v, t) -> t.findings.ignored(flag, "crigate always logs to standard error")),
-        value("log-dir", (flag, v, t) -> t.findings.refused(flag, LOG_FILES_REFUSED)),
-        value("log-file", (flag, v, t) -> t.findings.refused(flag, LOG_FILES_REFUSED)),
-        value("vmodule", (flag, v, t) -> t.findings.ignored(flag,
+        bool("logtostderr", SeedFlag.warned("crigate always logs to standard error")),
+        bool("alsologtostderr", SeedFlag.warned("crigate always logs to standard error")),
+        value("log-dir", SeedFlag.refused(LOG_FILES_REFUSED)),
+        value("log-file", SeedFlag.refused(LOG_FILES_REFUSED)),
+        value("vmodule", SeedFlag.warned(
             "crigate's components are Java loggers, not Go files: set logging.levels (docs/operations.md)")),
-        value("log-backtrace-at", (flag, v, t) -> t.findings.ignored(flag,
-            "crigate logs the stack trace with every unexpected error")),
-        value("log-flush-frequency", (flag, v, t) -> t.findings.ignored(flag,
-            "crigate writes each log line as it is logged")),
+        value("log-backtrace-at", SeedFlag.warned("crigate logs the stack trace with every unexpected error")),
+        value("log-flush-frequency", SeedFlag.warned("crigate writes each log line as it is logged")),
         value("v", (flag, v, t) -> t.map(flag, "logLevel", glogLevel(flag, v))));
   }
 

@@ -19,6 +19,16 @@ record SeedFlag(String name, String seed, boolean takesValue, boolean multiCriOn
     return new SeedFlag(name, seed, takesValue, seed.equals(MULTI_CRI), action);
   }
 
+  /** A flag that has lost its meaning in crigate: accepted with one warning giving {@code reason}. */
+  static Action warned(String reason) {
+    return (spelled, value, translation) -> translation.findings.ignored(spelled, reason);
+  }
+
+  /** A flag crigate cannot honour: refused, giving {@code reason}. */
+  static Action refused(String reason) {
+    return (spelled, value, translation) -> translation.findings.refused(spelled, reason);
+  }
+
   /** Applies one occurrence: {@code spelled} is the flag as written, {@code value} its value (or null). */
   @FunctionalInterface
   interface Action {
