@@ -187,10 +187,18 @@ class SeedArgumentsTest {
   }
 
   @Test
+  void criRmBalloonsPolicyIsCrigatesBalloons() {
+    SeedCommandLine line = translate("-policy", "balloons");
+
+    assertThat(settings(line, Outcome.REFUSED)).isEmpty();
+    assertThat(line.settings().get("policy").get("active").asText()).isEqualTo("balloons");
+  }
+
+  @Test
   void criRmFlagsWithoutCrigateMeaning() {
     SeedCommandLine line = translate("--agent-socket", "/var/run/cri-resmgr/cri-resmgr-agent.sock",
         "--available-resources", "cpu=cpuset:0-63", "--reset-policy", "--image-socket", "/var/run/dockershim.sock",
-        "-policy", "balloons", "--logger-debug", "*");
+        "-policy", "podpools", "--logger-debug", "*");
 
     assertThat(settings(line, Outcome.IGNORED)).containsExactly("--agent-socket");
     assertThat(settings(line, Outcome.REFUSED)).containsExactly("--available-resources", "--reset-policy",

@@ -1,6 +1,7 @@
 package io.crigate.policy.seed;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
@@ -18,8 +19,13 @@ public final class CriRmPolicySection {
   /** CRI Resource Manager's policy names and crigate's; {@code null} was its "no policy", memtier the old topology-aware. */
   private static final Map<String, String> POLICIES = Map.of(
       "null", "none", "none", "none", "static", "static", "static-plus", "static-plus",
-      "topology-aware", "topology-aware", "memtier", "topology-aware");
-  private static final String AVAILABLE = "none, static, static-plus, topology-aware";
+      "topology-aware", "topology-aware", "memtier", "topology-aware", "balloons", "balloons");
+  private static final String AVAILABLE = "none, static, static-plus, topology-aware, balloons";
+  /** CRI Resource Manager's balloon type fields, lower-cased, and crigate's names for them. */
+  private static final Map<String, String> BALLOON_TYPE_FIELDS = Map.of(
+      "name", "name", "namespaces", "namespaces", "mincpus", "minCPUs", "maxcpus", "maxCPUs",
+      "allocatorpriority", "allocatorPriority", "prefernewballoons", "preferNewBalloons",
+      "preferspreadingpods", "preferSpreadingPods");
   private static final Set<String> KNOWN_SECTIONS = Set.of("active", "reservedresources", "availableresources");
 
   /** Per-policy booleans whose crigate behaviour is fixed: the value crigate always has. */
@@ -49,6 +55,13 @@ public final class CriRmPolicySection {
         case "reservedresources" -> reserved(entry.getValue(), name, findings, out);
         case "availableresources" -> findings.refused(name, "crigate's policies hand out every online CPU; "
             + "keep CPUs away from them with the kernel's isolcpus= or reserve them with policy.reservedCpus");
+        case "balloons" -> {
+          if ("balloons".equals(active)) {
+            balloons(entry.getValue(), name, findings, out);
+          } else {
+            findings.ignored(name, "configures policy 'balloons', which is not the active one");
+          }
+        }
         default -> policySection(lower, entry.getValue(), name, active, findings);
       }
     });
@@ -136,6 +149,63 @@ public final class CriRmPolicySection {
             POLICIES.get(policy), entry.getKey(), fixed, hint(key)));
       }
     });
+  }
+
+  /**
+   * The balloons policy's section: its balloon types and reserved-pool namespaces carry over field by
+   * field; PinCPU and PinMemory are what crigate always does; anything else (CPU classes, idle CPU
+   * sharing, balloon counts) is refused by name.
+   */
+  private static void balloons(JsonNode settings, String name, SeedFindings findings, ObjectNode out) {
+    if (!settings.isObject()) {
+      findings.refused(name, "must be a mapping of the policy's settings");
+      return;
+    }
+    ObjectNode balloons = out.putObject("balloons");
+    settings.properties().forEach(entry -> {
+      String setting = name + "." + entry.getKey();
+      switch (entry.getKey().toLowerCase(Locale.ROOT)) {
+        case "pincpu", "pinmemory" -> {
+          if (entry.getValue().isBoolean() && entry.getValue().booleanValue()) {
+            findings.mapped(setting, "always true in crigate's balloons policy");
+          } else {
+            findings.refused(setting, "crigate's balloons policy always pins: " + entry.getKey() + ": true");
+          }
+        }
+        case "reservedpoolnamespaces" -> {
+          balloons.set("reservedPoolNamespaces", entry.getValue());
+          findings.mapped(setting, "policy.balloons.reservedPoolNamespaces");
+        }
+        case "balloontypes" -> balloonTypes(entry.getValue(), setting, findings, balloons.putArray("balloonTypes"));
+        default -> findings.refused(setting, "crigate's balloons policy has no such setting");
+      }
+    });
+  }
+
+  private static void balloonTypes(JsonNode types, String name, SeedFindings findings, ArrayNode out) {
+    if (!types.isArray()) {
+      findings.refused(name, "must be a list of balloon types");
+      return;
+    }
+    for (int i = 0; i < types.size(); i++) {
+      JsonNode type = types.get(i);
+      String typeName = name + "[" + i + "]";
+      String crigateName = "policy.balloons.balloonTypes[" + i + "].";
+      if (!type.isObject()) {
+        findings.refused(typeName, "must be a mapping (Name, Namespaces, MinCPUs, ...)");
+        continue;
+      }
+      ObjectNode translated = out.addObject();
+      type.properties().forEach(field -> {
+        String crigate = BALLOON_TYPE_FIELDS.get(field.getKey().toLowerCase(Locale.ROOT));
+        if (crigate == null) {
+          findings.refused(typeName + "." + field.getKey(), "crigate's balloon types have no such field");
+        } else {
+          translated.set(crigate, field.getValue());
+          findings.mapped(typeName + "." + field.getKey(), crigateName + crigate);
+        }
+      });
+    }
   }
 
   private static String hint(String key) {

@@ -114,6 +114,45 @@ class CriRmPolicySectionTest {
         .containsExactly("policy.balloons");
   }
 
+  /** The balloons section as CRI Resource Manager's sample configuration writes it. */
+  @Test
+  void balloonsAndItsTypesCarryOverFieldByFieldAndWhatCrigateLacksIsRefused() throws Exception {
+    SeedFindings findings = new SeedFindings();
+    JsonNode out = CriRmPolicySection.translate(policy("""
+        policy:
+          Active: balloons
+          ReservedResources:
+            CPU: 1
+          balloons:
+            PinCPU: true
+            PinMemory: true
+            IdleCPUClass: lowpower
+            ReservedPoolNamespaces: [monitor-*]
+            BalloonTypes:
+              - Name: full-core
+                Namespaces: [hpc-*]
+                MinCPUs: 2
+                MaxCPUs: 8
+                AllocatorPriority: 1
+                PreferNewBalloons: true
+                CpuClass: turbo
+        """), "policy", findings);
+
+    assertThat(out.get("active").asText()).isEqualTo("balloons");
+    JsonNode balloons = out.get("balloons");
+    assertThat(balloons.get("reservedPoolNamespaces").get(0).asText()).isEqualTo("monitor-*");
+    JsonNode type = balloons.get("balloonTypes").get(0);
+    assertThat(type.get("name").asText()).isEqualTo("full-core");
+    assertThat(type.get("namespaces").get(0).asText()).isEqualTo("hpc-*");
+    assertThat(type.get("minCPUs").asInt()).isEqualTo(2);
+    assertThat(type.get("maxCPUs").asInt()).isEqualTo(8);
+    assertThat(type.get("allocatorPriority").asInt()).isEqualTo(1);
+    assertThat(type.get("preferNewBalloons").asBoolean()).isTrue();
+    assertThat(type.has("CpuClass")).isFalse();
+    assertThat(findings.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::setting)
+        .containsExactlyInAnyOrder("policy.balloons.IdleCPUClass", "policy.balloons.BalloonTypes[0].CpuClass");
+  }
+
   @Test
   void unimplementedPolicyIsRefusedWithTheAvailableOnes() throws Exception {
     SeedFindings findings = new SeedFindings();
@@ -121,7 +160,7 @@ class CriRmPolicySectionTest {
 
     assertThat(findings.with(SeedFinding.Outcome.REFUSED)).singleElement()
         .satisfies(f -> assertThat(f.line()).isEqualTo(
-            "policy.Active: policy 'podpools' is not implemented by crigate (available: none, static, static-plus, topology-aware)"));
+            "policy.Active: policy 'podpools' is not implemented by crigate (available: none, static, static-plus, topology-aware, balloons)"));
   }
 
   @Test
