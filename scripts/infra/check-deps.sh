@@ -19,6 +19,15 @@ commands=(
   mariadbd:mariadb-server mariadb:mariadb-client mariadb-install-db:mariadb-server
   sshd:openssh-server ssh-keygen:openssh-client podman:podman
   socat:socat ss:iproute2 pgrep:procps ps:procps setsid:util-linux useradd:passwd chpasswd:passwd
+  go:golang-go protoc:protobuf-compiler
+)
+# directory under /usr/share/gocode/src:package, for the Go libraries the Go test peers build against
+# in GOPATH mode (ttrpc interop, NRI runtime and plugin, the streaming client, the Helm renderer).
+go_libraries=(
+  github.com/containerd/ttrpc:golang-github-containerd-ttrpc-dev github.com/gogo/protobuf:golang-gogoprotobuf-dev
+  github.com/docker/spdystream:golang-github-docker-spdystream-dev
+  github.com/gorilla/websocket:golang-github-gorilla-websocket-dev
+  github.com/Masterminds/sprig:golang-github-masterminds-sprig-dev gopkg.in/yaml.v3:golang-gopkg-yaml.v3-dev
 )
 problems=0
 problem() { echo "[check-deps] MISSING: $*"; problems=$((problems + 1)); }
@@ -26,6 +35,10 @@ problem() { echo "[check-deps] MISSING: $*"; problems=$((problems + 1)); }
 for entry in "${commands[@]}"; do
   command -v "${entry%%:*}" >/dev/null 2>&1 || [ -x "/usr/sbin/${entry%%:*}" ] ||
     problem "command ${entry%%:*} (Debian package ${entry#*:})"
+done
+
+for entry in "${go_libraries[@]}"; do
+  [ -d "/usr/share/gocode/src/${entry%%:*}" ] || problem "Go library ${entry%%:*} (Debian package ${entry#*:})"
 done
 
 conf=$(mktemp -d)
