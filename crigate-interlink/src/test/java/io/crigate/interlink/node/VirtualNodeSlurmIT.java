@@ -117,15 +117,20 @@ class VirtualNodeSlurmIT {
 
   @Test
   void deletingThePodCancelsItsJob() throws Exception {
-    Pod pod = run("vn-delete", "sleep 300");
+    Pod pod = run("vn-delete", "echo started; sleep 300");
     await().atMost(JOB_TIMEOUT).until(() -> phase(pod).equals("Running"));
+    // Slurm reports a job running before its batch script starts; a TERM sent in that gap reaches no
+    // process, and the job would then end only at the grace period's KILL, as long as this wait.
+    await().atMost(JOB_TIMEOUT).until(() -> logs(pod).contains("started"));
     String containerId = backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList().stream()
         .filter(c -> pod.getMetadata().getUid().equals(c.getLabelsMap().get("io.kubernetes.pod.uid")))
         .findFirst().orElseThrow().getId();
 
     client.pods().inNamespace("it").withName(pod.getMetadata().getName()).delete();
 
-    await().atMost(Duration.ofSeconds(30)).until(() -> List.of("CANCELLED", "").contains(
+    // The pod's grace period starts with SIGTERM to the job: a job that dies of it ends FAILED (signal
+    // 15), one still there at the grace period's end is cancelled; "" once squeue has forgotten it.
+    await().atMost(Duration.ofSeconds(30)).until(() -> List.of("FAILED", "CANCELLED", "").contains(
         SlurmSite.jobState("crigate-" + containerId)));
   }
 
