@@ -204,12 +204,12 @@ class PolicyConfigMapsTest {
     start();
     assertThat(policy.active()).isEqualTo("static");
 
-    configMap("cri-resmgr-config.node." + NODE, "Active: balloons\n");
+    configMap("cri-resmgr-config.node." + NODE, "Active: podpools\n");
 
     await("a warning event on the node").atMost(WAIT).until(() -> !events().isEmpty());
     Event event = events().getFirst();
     assertThat(event.getMessage()).contains("cri-resmgr-config.node." + NODE)
-        .contains("policy.Active: policy 'balloons' is not implemented by crigate");
+        .contains("policy.Active: policy 'podpools' is not implemented by crigate");
     assertThat(policy.active()).isEqualTo("static");
   }
 
