@@ -226,7 +226,7 @@ public final class SlurmSubmitBenchmark {
   private static Backend backend(GatewayState state, Path workDir, String name, long pollMillis) {
     ObjectNode settings = new ObjectMapper().createObjectNode().put("workDir", workDir.toString());
     if (pollMillis > 0) {
-      settings.put("pollIntervalMillis", pollMillis);
+      settings.put("pollInterval", pollMillis + "ms");
     }
     return new SlurmBackendFactory().create(new InitContext(name, settings, workDir, state.backendStore(name),
         Clock.systemUTC(), IO));

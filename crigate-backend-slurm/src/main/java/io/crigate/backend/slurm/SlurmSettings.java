@@ -1,11 +1,11 @@
 package io.crigate.backend.slurm;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.annotation.JsonAlias;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.crigate.spi.CrigateException;
-import java.io.IOException;
+import io.crigate.spi.config.MillisOrDuration;
+import io.crigate.spi.config.SettingsBinder;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -24,7 +24,8 @@ import java.util.Map;
  *     visible at the same path to crigate and to the compute nodes (multi-cri's CRI_SLURM_MOUNT_PATH)
  * @param transport how Slurm is reached: {@code local}, {@code ssh} or {@code rest}
  * @param runner how a container image becomes a process: none, apptainer, singularity, enroot, podman
- * @param pollIntervalMillis how often one squeue call refreshes the status of every job
+ * @param pollInterval how often one squeue call refreshes the status of every job (default 1s); the
+ *     older {@code pollIntervalMillis} key is read as an alias, where a bare number means milliseconds
  * @param flavors named sets of sbatch flags that pods select with an annotation
  * @param defaultFlavor the flavor used when a pod names none (may be null)
  * @param containerLogins whether and how containers may bring their own cluster login (null: they may not)
@@ -35,10 +36,14 @@ record SlurmSettings(
     Ssh ssh,
     Rest rest,
     String runner,
-    Integer pollIntervalMillis,
+    @JsonAlias("pollIntervalMillis") @JsonDeserialize(using = MillisOrDuration.class) Duration pollInterval,
     Map<String, Flavor> flavors,
     String defaultFlavor,
     ContainerLogins containerLogins) {
+
+  SlurmSettings {
+    pollInterval = pollInterval == null ? Duration.ofSeconds(1) : pollInterval;
+  }
 
   /**
    * Where sshd runs and how to log in. Password and key are secrets: never logged.
@@ -101,20 +106,9 @@ record SlurmSettings(
   /** A named set of sbatch flags, e.g. {@code ["--partition=gpu", "--gres=gpu:1"]}. */
   record Flavor(List<String> flags) {}
 
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-
   static SlurmSettings parse(String backend, JsonNode node) {
-    SlurmSettings raw;
-    try {
-      raw = JSON.treeToValue(node, SlurmSettings.class);
-    } catch (UnrecognizedPropertyException e) {
-      throw invalid(backend, "unknown setting '%s'".formatted(e.getPropertyName()));
-    } catch (IOException | IllegalArgumentException e) {
-      throw invalid(backend, "settings do not match the slurm backend's schema (workDir, transport, ssh, rest, "
-          + "runner, pollIntervalMillis, flavors, defaultFlavor, containerLogins)");
-    }
-    if (raw == null || raw.workDir == null || !raw.workDir.startsWith("/")) {
+    SlurmSettings raw = SettingsBinder.bind(node, SlurmSettings.class, "backends." + backend);
+    if (raw.workDir == null || !raw.workDir.startsWith("/")) {
       throw invalid(backend, "setting 'workDir' is required and must be an absolute path on the shared file system");
     }
     raw.validate(backend);
@@ -153,9 +147,6 @@ record SlurmSettings(
     ImageRunner.parse(backend, runner);
     if (defaultFlavor != null && (flavors == null || !flavors.containsKey(defaultFlavor))) {
       throw invalid(backend, "defaultFlavor '%s' is not among the configured flavors".formatted(defaultFlavor));
-    }
-    if (pollIntervalMillis != null && pollIntervalMillis <= 0) {
-      throw invalid(backend, "pollIntervalMillis must be positive");
     }
   }
 
@@ -199,10 +190,6 @@ record SlurmSettings(
 
   Path workDirPath() {
     return Path.of(workDir);
-  }
-
-  Duration pollInterval() {
-    return Duration.ofMillis(pollIntervalMillis == null ? 1000 : pollIntervalMillis);
   }
 
   Map<String, Flavor> flavorsOrEmpty() {

@@ -47,7 +47,7 @@ final class FakeSlurmBackends implements AutoCloseable {
   }
 
   static ObjectNode settings(String workDir) {
-    return new ObjectMapper().createObjectNode().put("workDir", workDir).put("pollIntervalMillis", 3_600_000);
+    return new ObjectMapper().createObjectNode().put("workDir", workDir).put("pollInterval", "1h");
   }
 
   /** One poll of the configured cluster, as the timed loop would run it. */

@@ -36,7 +36,7 @@ final class SlurmCluster {
   static ObjectNode settings(Transport transport) {
     ObjectNode settings = JSON.createObjectNode();
     settings.put("workDir", env("CRIGATE_SLURM_WORKDIR"));
-    settings.put("pollIntervalMillis", 300);
+    settings.put("pollInterval", "300ms");
     switch (transport) {
       case LOCAL -> settings.put("transport", "local");
       case SSH -> {

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.spi.CrigateException;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -45,5 +47,34 @@ class SlurmSettingsTest {
   void aUrlThatIsNotHttpIsRefusedWithTheReason(String url, String reason) {
     assertThatThrownBy(() -> SlurmSettings.parse("hpc", rest(url)))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("rest.url").hasMessageContaining(reason);
+  }
+
+  private static ObjectNode local() {
+    return JSON.createObjectNode().put("workDir", "/shared");
+  }
+
+  @Test
+  void thePollIntervalIsAGoDurationAndTheOldMillisKeyStillReadsMilliseconds() {
+    assertThat(SlurmSettings.parse("hpc", local()).pollInterval()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(SlurmSettings.parse("hpc", local().put("pollInterval", "250ms")).pollInterval())
+        .isEqualTo(Duration.ofMillis(250));
+    assertThat(SlurmSettings.parse("hpc", local().put("pollIntervalMillis", 300)).pollInterval())
+        .isEqualTo(Duration.ofMillis(300));
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+      "pollInterval|soon|'backends.hpc.pollInterval' must be a positive duration",
+      "pollIntervalMillis|0|'backends.hpc.pollInterval' must be a positive duration",
+      "pollIntervall|1s|unknown backends.hpc key 'pollIntervall' (known: workDir, transport, ssh, rest, runner, pollInterval"})
+  void aBadSettingIsNamedByItsPath(String key, String value, String message) {
+    ObjectNode settings = local();
+    if (value.chars().allMatch(Character::isDigit)) {
+      settings.put(key, Integer.parseInt(value));
+    } else {
+      settings.put(key, value);
+    }
+    assertThatThrownBy(() -> SlurmSettings.parse("hpc", settings))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining(message);
   }
 }

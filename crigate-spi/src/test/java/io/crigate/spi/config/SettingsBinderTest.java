@@ -21,6 +21,7 @@ class SettingsBinderTest {
 
   record Section(String name, Integer count, Duration timeout,
       @JsonAlias("ttlSeconds") @JsonDeserialize(using = SecondsOrDuration.class) Duration ttl,
+      @JsonAlias("pollMillis") @JsonDeserialize(using = MillisOrDuration.class) Duration poll,
       List<Inner> inner) {}
 
   record Inner(String key, Duration every) {}
@@ -34,7 +35,7 @@ class SettingsBinderTest {
     Section section = bind("""
         {"name": "a", "count": 3, "timeout": "1m30s", "ttl": "500ms", "inner": [{"key": "k", "every": "PT2S"}]}""");
 
-    assertThat(section).isEqualTo(new Section("a", 3, Duration.ofSeconds(90), Duration.ofMillis(500),
+    assertThat(section).isEqualTo(new Section("a", 3, Duration.ofSeconds(90), Duration.ofMillis(500), null,
         List.of(new Inner("k", Duration.ofSeconds(2)))));
   }
 
@@ -45,9 +46,15 @@ class SettingsBinderTest {
   }
 
   @Test
+  void anOldMillisKeyStillTakesABareNumberOfMilliseconds() throws Exception {
+    assertThat(bind("{\"pollMillis\": 300}").poll()).isEqualTo(Duration.ofMillis(300));
+    assertThat(bind("{\"poll\": \"2s\"}").poll()).isEqualTo(Duration.ofSeconds(2));
+  }
+
+  @Test
   void aMissingSectionBindsWithEveryKeyAbsent() {
     assertThat(SettingsBinder.bind(MissingNode.getInstance(), Section.class, "x"))
-        .isEqualTo(new Section(null, null, null, null, null));
+        .isEqualTo(new Section(null, null, null, null, null, null));
   }
 
   record Case(String name, String json, String message) {
@@ -60,7 +67,7 @@ class SettingsBinderTest {
   static Stream<Case> invalid() {
     return Stream.of(
         new Case("unknown key", "{\"nmae\": \"a\"}",
-            "unknown outer.section key 'nmae' (known: name, count, timeout, ttl, inner)"),
+            "unknown outer.section key 'nmae' (known: name, count, timeout, ttl, poll, inner)"),
         new Case("unknown nested key", "{\"inner\": [{\"key\": \"k\"}, {\"kye\": \"k\"}]}",
             "unknown outer.section.inner[1] key 'kye' (known: key, every)"),
         new Case("duration without unit", "{\"timeout\": \"5\"}",
