@@ -132,9 +132,9 @@ public final class NriRuntime implements AutoCloseable {
   public record State(List<PodSandbox> pods, List<Container> containers) {
   }
 
-  /** The merged answer of all plugins to CreateContainer. */
+  /** The merged answer of all plugins to CreateContainer; the evictions in it are already under way. */
   public record Creation(io.crigate.api.nri.v1alpha1.ContainerAdjustment adjustment, List<ContainerUpdate> updates,
-      List<io.crigate.api.nri.v1alpha1.ContainerEviction> evictions, Map<String, String> owners) {
+      Map<String, String> owners) {
   }
 
   private final Settings settings;
@@ -299,18 +299,17 @@ public final class NriRuntime implements AutoCloseable {
         PostUpdatePodSandboxResponse.parser());
   }
 
-  /** Calls every subscribed plugin in order and merges their adjustments, updates and evictions. */
+  /** Calls every subscribed plugin in order, merges their adjustments and updates, and starts their evictions. */
   public Creation createContainer(PodSandbox pod, Container container) {
     AdjustmentMerge merge = new AdjustmentMerge();
     CreateContainerRequest request = CreateContainerRequest.newBuilder().setPod(pod).setContainer(container).build();
     each(Event.CREATE_CONTAINER, "CreateContainer", request, CreateContainerResponse.parser(), (p, r) -> {
       merge.adjust(p.id(), r.getAdjust());
       merge.update(p.id(), r.getUpdateList());
-      merge.evict(r.getEvictList());
       evict(p, r.getEvictList());
       return null;
     });
-    return new Creation(merge.adjustment(), merge.updates(), merge.evictions(), merge.owners());
+    return new Creation(merge.adjustment(), merge.updates(), merge.owners());
   }
 
   public void postCreateContainer(PodSandbox pod, Container container) {
