@@ -72,7 +72,7 @@ class PluginChainsTest {
       assertThatThrownBy(() -> chains.configure("polcy: {active: static}"))
           .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("unknown section 'polcy'");
       assertThatThrownBy(() -> chains.configure(GPU_HOOKS.replace("fail-closed", "sometimes")))
-          .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("failurePolicy");
+          .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("hooks.GPUEnvInject.failurePolicy");
       assertThatThrownBy(() -> chains.configure("- just\n- a list"))
           .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("YAML map");
       assertThatThrownBy(() -> chains.configure("hooks:\n  mode: proxy\n"))

@@ -63,7 +63,8 @@ class NriLaunchedPluginIT {
 
     assertThat(run.lines()).as(run.log()).hasSize(3);
     assertThat(run.lines().get(0)).isEqualTo("registered 42-gpuhooks nri=v0.12.2");
-    assertThat(run.lines().get(1)).startsWith("configure-failed ").contains("InvalidArgument").contains("failurePolicy");
+    assertThat(run.lines().get(1)).startsWith("configure-failed ").contains("InvalidArgument")
+        .contains("hooks.GPUEnvInject.failurePolicy: unknown failurePolicy 'sometimes'");
     // dropped: the runtime closed the connection, so the launched plugin exits
     assertThat(run.lines().get(2)).isEqualTo("plugin exited 0");
   }
