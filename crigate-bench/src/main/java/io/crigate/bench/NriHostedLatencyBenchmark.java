@@ -59,7 +59,8 @@ public final class NriHostedLatencyBenchmark {
     int warmup = Integer.parseInt(TtrpcRoundTripBenchmark.option(args, "--warmup", "5000"));
     Path dir = Files.createTempDirectory("crigate-nri-bench");
     Path socket = dir.resolve("nri.sock");
-    NriHostedPlugins hosted = NriHostedPlugins.start(NriRuntime.Settings.defaults(socket), updates -> List.of());
+    NriHostedPlugins hosted = NriHostedPlugins.start(NriRuntime.Settings.defaults(socket), updates -> List.of(),
+        (id, by, reason) -> {});
     Process plugin = new ProcessBuilder(ProcessHandle.current().info().command().orElseThrow(),
         "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
         NriHostedLatencyBenchmark.class.getName(), "--plugin", socket.toString())

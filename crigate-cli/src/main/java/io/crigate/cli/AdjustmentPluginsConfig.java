@@ -1,6 +1,8 @@
 package io.crigate.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.crigate.core.AdjustmentPlugins;
 import io.crigate.core.PluginEnvironment;
 import io.crigate.core.config.GatewayConfig;
@@ -11,6 +13,7 @@ import io.crigate.policy.ActivePolicy;
 import io.crigate.policy.PolicyPlugin;
 import io.crigate.policy.kube.ClusterPolicySettings;
 import io.crigate.policy.kube.PolicyConfigMaps;
+import io.crigate.spi.CrigateException;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -18,6 +21,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Which adjustment plugins run, from the configuration: the resource policy (with its ConfigMaps
@@ -25,6 +30,9 @@ import java.util.List;
  * door, then the external NRI plugins crigate hosts.
  */
 final class AdjustmentPluginsConfig {
+
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final Set<String> ENGINE_SECTIONS = new TreeSet<>(Set.of("policy", RuntimeHooks.SECTION));
 
   private AdjustmentPluginsConfig() {}
 
@@ -41,7 +49,7 @@ final class AdjustmentPluginsConfig {
       RuntimeHooks.forMode(config.hooks(), HookMode.PROXY).ifPresent(plugins::add);
       if (nri != null) {
         try {
-          plugins.add(NriHostedPlugins.start(nri, environment.updater()));
+          plugins.add(NriHostedPlugins.start(nri, environment.updater(), environment.stopper()));
         } catch (IOException e) {
           throw new UncheckedIOException("cannot listen on NRI socket " + nri.socket(), e);
         }
@@ -60,6 +68,32 @@ final class AdjustmentPluginsConfig {
       RuntimeHooks.forMode(root.path(RuntimeHooks.SECTION), HookMode.NRI).ifPresent(plugins::add);
       return plugins;
     };
+  }
+
+  /**
+   * The engine plugins of a configuration a runtime passes {@code crigate nri-plugin} in Configure
+   * (a pre-installed plugin's drop-in): the same {@code policy} and {@code hooks} sections as the file.
+   *
+   * @throws io.crigate.spi.CrigateException.InvalidArgument for text that is not a YAML map or names
+   *     another section
+   */
+  static AdjustmentPlugins engine(String text) {
+    JsonNode root;
+    try {
+      root = YAML.readTree(text);
+    } catch (IOException e) {
+      throw new CrigateException.InvalidArgument("the runtime's configuration is not YAML: " + e.getMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw new CrigateException.InvalidArgument("the runtime's configuration must be a YAML map of sections (policy, hooks)");
+    }
+    root.fieldNames().forEachRemaining(section -> {
+      if (!ENGINE_SECTIONS.contains(section)) {
+        throw new CrigateException.InvalidArgument("unknown section '%s' in the runtime's configuration (nri-plugin reads: %s)"
+            .formatted(section, ENGINE_SECTIONS));
+      }
+    });
+    return engine(root);
   }
 
   private static List<AdjustmentPlugin> policy(JsonNode section, PluginEnvironment environment) {

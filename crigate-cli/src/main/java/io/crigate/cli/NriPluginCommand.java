@@ -2,8 +2,8 @@ package io.crigate.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.crigate.core.AdjustmentPlugins;
 import io.crigate.nri.NriPlugin;
 import io.crigate.spi.CrigateException;
 import java.io.IOException;
@@ -30,7 +30,8 @@ final class NriPluginCommand implements Callable<Integer> {
   @Spec
   CommandSpec spec;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "crigate's YAML configuration; its policy and hooks sections are served.")
+  @Option(names = "--config", paramLabel = "FILE", description = "crigate's YAML configuration; its policy and hooks sections are served. "
+      + "A runtime's drop-in configuration (passed in Configure) wins over it.")
   String config;
 
   @Option(names = "--socket", paramLabel = "PATH", description = "The runtime's NRI socket (default /var/run/nri/nri.sock; NRI_PLUGIN_SOCKET wins).")
@@ -51,7 +52,8 @@ final class NriPluginCommand implements Callable<Integer> {
     NriPlugin.Settings settings = NriPlugin.Settings.fromEnvironment(System.getenv(), name, index, Path.of(socket));
     PluginMode mode;
     try {
-      mode = PluginMode.start(settings, AdjustmentPluginsConfig.engine(readConfig()), Path.of(stateDir));
+      mode = PluginMode.start(settings, AdjustmentPluginsConfig::engine,
+          config == null ? AdjustmentPlugins.NONE : AdjustmentPluginsConfig.engine(readConfig()), Path.of(stateDir));
     } catch (CrigateException.InvalidArgument e) {
       err.println("crigate nri-plugin: " + e.getMessage());
       return ServeCommand.EXIT_BAD_CONFIG;
@@ -63,9 +65,6 @@ final class NriPluginCommand implements Callable<Integer> {
   }
 
   private JsonNode readConfig() {
-    if (config == null) {
-      return MissingNode.getInstance();
-    }
     try {
       return new ObjectMapper(new YAMLFactory()).readTree(Path.of(config).toFile());
     } catch (IOException e) {

@@ -65,8 +65,9 @@ class PluginModeTest {
             () -> new NriRuntime.State(List.of(), List.of()), updates -> {
               received.addAll(updates);
               return List.of();
-            }).start();
-        PluginMode mode = PluginMode.start(new NriPlugin.Settings("crigate", "50", socket, -1), plugins, dir.resolve("state"))) {
+            }, (id, by, reason) -> {}).start();
+        PluginMode mode = PluginMode.start(new NriPlugin.Settings("crigate", "50", socket, -1), text -> AdjustmentPlugins.NONE,
+            plugins, dir.resolve("state"))) {
       await().until(() -> runtime.plugins().equals(List.of("50-crigate")));
 
       NriRuntime.Creation created = runtime.createContainer(
@@ -88,7 +89,7 @@ class PluginModeTest {
   @Test
   void refusesToStartWhenNoEnginePluginIsConfigured() {
     assertThatThrownBy(() -> PluginMode.start(new NriPlugin.Settings("crigate", "50", dir.resolve("nri.sock"), -1),
-        AdjustmentPlugins.NONE, dir.resolve("state")))
+        AdjustmentPluginsConfig::engine, AdjustmentPlugins.NONE, dir.resolve("state")))
         .isInstanceOf(CrigateException.InvalidArgument.class)
         .hasMessageContaining("nothing to serve");
   }

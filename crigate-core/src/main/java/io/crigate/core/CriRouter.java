@@ -4,6 +4,7 @@ import io.crigate.core.config.BackendTimeouts;
 import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
 import io.crigate.spi.ImageObserver;
+import io.crigate.spi.adjust.ContainerStopper;
 import io.crigate.spi.adjust.PluginChain;
 import io.grpc.BindableService;
 import java.nio.file.Path;
@@ -24,12 +25,14 @@ final class CriRouter implements AutoCloseable {
   private final List<BindableService> services;
   private final ImageObserver imageObserver;
   private final ProxyAdjustments adjustments;
+  private final ContainerStopper evictions;
   private final Runnable startProbes;
   private final List<AutoCloseable> owned;
 
   private CriRouter(Reconciler reconciler, List<BindableService> services, ImageObserver imageObserver,
-      ProxyAdjustments adjustments, Runnable startProbes, List<AutoCloseable> owned) {
+      ProxyAdjustments adjustments, ContainerStopper evictions, Runnable startProbes, List<AutoCloseable> owned) {
     this.reconciler = reconciler;
+    this.evictions = evictions;
     this.services = services;
     this.imageObserver = imageObserver;
     this.adjustments = adjustments;
@@ -60,9 +63,10 @@ final class CriRouter implements AutoCloseable {
     BackendSweep sweep = new BackendSweep(routes, state, fanOut, calls);
     Clock clock = Clock.systemUTC();
     ProxyAdjustments adjustments = new ProxyAdjustments(state.backendStore(ProxyAdjustments.NAMESPACE), owners);
+    ContainerLifecycle containers = new ContainerLifecycle(owners, forwarder, state, clock, adjustments);
     RuntimeServiceAdapter runtime = new RuntimeServiceAdapter(
         new SandboxLifecycle(routes, owners, forwarder, state, clock, adjustments),
-        new ContainerLifecycle(owners, forwarder, state, clock, adjustments),
+        containers,
         new Listings(sweep, state),
         new StreamingUrls(forwarder),
         new RuntimeInfo(routes, calls, sweep),
@@ -71,7 +75,7 @@ final class CriRouter implements AutoCloseable {
     ImageObserver imageObserver = imageObservers.create(imageRouting);
     ImageServiceAdapter images = new ImageServiceAdapter(new ObservedImages(imageRouting, imageObserver));
     return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver, adjustments,
-        () -> health.startProbes(routes.all(), calls, timers), List.of(health, calls));
+        new Evictions(owners, containers), () -> health.startProbes(routes.all(), calls, timers), List.of(health, calls));
   }
 
   /**
@@ -82,7 +86,7 @@ final class CriRouter implements AutoCloseable {
    */
   public PluginChain startAdjustments(AdjustmentPlugins plugins, Path stateDir, GatewayState state) {
     PluginEnvironment environment = new PluginEnvironment(stateDir,
-        name -> state.backendStore(PluginEnvironment.namespace(name)), adjustments::update, Clock.systemUTC());
+        name -> state.backendStore(PluginEnvironment.namespace(name)), adjustments::update, evictions, Clock.systemUTC());
     PluginChain chain = new PluginChain(plugins.create(environment));
     adjustments.start(chain);
     return chain;

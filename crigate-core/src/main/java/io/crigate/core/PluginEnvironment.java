@@ -2,6 +2,7 @@ package io.crigate.core;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.DurableStore;
+import io.crigate.spi.adjust.ContainerStopper;
 import io.crigate.spi.adjust.ContainerUpdater;
 import io.crigate.spi.adjust.PluginInitContext;
 import java.io.IOException;
@@ -17,10 +18,11 @@ import java.util.function.Function;
  * @param stateDir the gateway's state directory; each plugin gets {@code plugins/<name>} inside it
  * @param stores a durable namespace per plugin name, apart from every backend's
  * @param updater UpdateContainerResources through the gateway's routing
+ * @param stopper carries out evictions (hosted NRI plugins ask for them): StopContainer through the gateway's routing
  * @param clock the time source
  */
 public record PluginEnvironment(Path stateDir, Function<String, DurableStore> stores, ContainerUpdater updater,
-    Clock clock) {
+    ContainerStopper stopper, Clock clock) {
 
   /** The durable namespace of plugin {@code name}; a prefix no backend name can start with keeps them apart. */
   public static String namespace(String name) {

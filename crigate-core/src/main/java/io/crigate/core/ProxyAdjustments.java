@@ -8,6 +8,7 @@ import io.crigate.api.cri.v1.CreateContainerRequest;
 import io.crigate.api.cri.v1.LinuxContainerResources;
 import io.crigate.api.cri.v1.RunPodSandboxRequest;
 import io.crigate.api.cri.v1.UpdateContainerResourcesRequest;
+import io.crigate.api.cri.v1.UpdatePodSandboxResourcesRequest;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.ContainerContext;
@@ -112,6 +113,24 @@ final class ProxyAdjustments {
     if (sandboxes.remove(id) != null) {
       store.remove(SANDBOX + id);
     }
+  }
+
+  void podSandboxResourcesUpdating(UpdatePodSandboxResourcesRequest request) {
+    podOf(request.getPodSandboxId()).ifPresent(pod -> apply(chain.updatePodSandboxResources(pod,
+        CriTranslation.resources(request.getOverhead()), CriTranslation.resources(request.getResources())).updates()));
+  }
+
+  /** Records the pod's new resources (so a later Synchronize sees them), then tells the plugins. */
+  void podSandboxResourcesUpdated(UpdatePodSandboxResourcesRequest request) {
+    String id = request.getPodSandboxId();
+    RunPodSandboxRequest recorded = sandboxes.get(id);
+    if (recorded == null || chain.isEmpty()) {
+      return;
+    }
+    RunPodSandboxRequest.Builder updated = recorded.toBuilder();
+    updated.getConfigBuilder().getLinuxBuilder().setOverhead(request.getOverhead()).setResources(request.getResources());
+    sandboxCreated(id, updated.build());
+    apply(chain.postUpdatePodSandboxResources(pod(id, updated.build())).updates());
   }
 
   Pending createContainer(CreateContainerRequest request) {

@@ -114,8 +114,13 @@ final class SandboxLifecycle {
     return forwarder.toSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId()), BackendCall.POD_SANDBOX_STATS, request);
   }
 
+  /** The plugins hear of a pod resize before the owner applies it, and again once it did. */
   UpdatePodSandboxResourcesResponse updatePodSandboxResources(UpdatePodSandboxResourcesRequest request) {
-    return owners.ofSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId())).updatePodSandboxResources(request);
+    Backend owner = owners.ofSandbox(Require.id("pod_sandbox_id", request.getPodSandboxId()));
+    adjustments.podSandboxResourcesUpdating(request);
+    UpdatePodSandboxResourcesResponse response = owner.updatePodSandboxResources(request);
+    adjustments.podSandboxResourcesUpdated(request);
+    return response;
   }
 
   private static void discard(Backend backend, String id, RuntimeException cause) {

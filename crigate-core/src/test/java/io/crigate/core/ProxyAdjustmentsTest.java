@@ -137,6 +137,90 @@ class ProxyAdjustmentsTest {
     }
   }
 
+  /** Records the pod-level events with the resources they carry. */
+  static final class PodResize implements AdjustmentPlugin {
+    final List<String> seen = new ArrayList<>();
+
+    @Override
+    public String name() {
+      return "resize";
+    }
+
+    @Override
+    public PluginResult updatePodSandboxResources(PodContext pod, LinuxResources overhead, LinuxResources resources) {
+      seen.add("update " + pod.id() + " shares=" + resources.cpuShares().orElse(0));
+      return PluginResult.NONE;
+    }
+
+    @Override
+    public PluginResult postUpdatePodSandboxResources(PodContext pod) {
+      seen.add("post-update " + pod.id());
+      return PluginResult.NONE;
+    }
+  }
+
+  @Test
+  void aPodResizeIsAnEngineEventBeforeAndAfterTheOwnerAppliesIt() {
+    PodResize plugin = new PodResize();
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> List.of(plugin))) {
+      String pod = crigate.runPod("web", "");
+
+      crigate.runtime.updatePodSandboxResources(UpdatePodSandboxResourcesRequest.newBuilder().setPodSandboxId(pod)
+          .setResources(LinuxContainerResources.newBuilder().setCpuShares(2048)).build());
+
+      assertThat(crigate.alpha.podResources(pod).getCpuShares()).isEqualTo(2048);
+      assertThat(plugin.seen).containsExactly("update " + pod + " shares=2048", "post-update " + pod);
+    }
+  }
+
+  @Test
+  void aPodResizeTheOwnerRefusesHasNoPostEvent() {
+    PodResize plugin = new PodResize();
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> List.of(plugin))) {
+      String pod = crigate.runPod("web", "");
+      crigate.alpha.setAvailable(false);
+
+      assertThatThrownBy(() -> crigate.runtime.updatePodSandboxResources(UpdatePodSandboxResourcesRequest.newBuilder()
+          .setPodSandboxId(pod).setResources(LinuxContainerResources.newBuilder().setCpuShares(2048)).build()))
+          .isInstanceOf(StatusRuntimeException.class);
+      assertThat(plugin.seen).containsExactly("update " + pod + " shares=2048");
+    }
+  }
+
+  @Test
+  void anEvictionStopsTheContainerThroughItsOwnerAndThePluginsSeeTheStop() {
+    List<String> stops = new java.util.concurrent.CopyOnWriteArrayList<>();
+    java.util.concurrent.atomic.AtomicReference<io.crigate.spi.adjust.ContainerStopper> stopper =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    AdjustmentPlugin watcher = new AdjustmentPlugin() {
+      @Override
+      public String name() {
+        return "watcher";
+      }
+
+      @Override
+      public PluginResult stopContainer(PodContext pod, ContainerContext container) {
+        stops.add(container.id());
+        return PluginResult.NONE;
+      }
+    };
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> {
+      stopper.set(env.stopper());
+      return List.of(watcher);
+    })) {
+      String id = crigate.createContainer(crigate.runPod("web", ""), "a");
+      crigate.runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+
+      stopper.get().stop(id, "NRI plugin 10-test", "memory pressure");
+      stopper.get().stop("no-such-container", "NRI plugin 10-test", "stale");
+
+      org.awaitility.Awaitility.await().until(() -> stops.contains(id));
+      assertThat(crigate.runtime.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(id).build())
+          .getStatus().getState()).isEqualTo(ContainerState.CONTAINER_EXITED);
+      assertThat(stops).containsExactly(id);
+    }
+  }
+
   @Test
   void withoutPluginsRequestsPassUnchanged() {
     try (RouterHarness crigate = RouterHarness.withPlugins(dir, AdjustmentPlugins.NONE)) {

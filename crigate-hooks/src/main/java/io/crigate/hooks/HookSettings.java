@@ -80,10 +80,19 @@ public record HookSettings(HookMode mode, HookChain chain, Duration resync) {
       }
       int order = h.has("order") ? (int) SettingsFields.longIn(h, "order", Integer.MIN_VALUE, Integer.MAX_VALUE, "hooks." + name)
           : builtIn.order();
-      FailurePolicy policy = h.has("failurePolicy") ? FailurePolicy.parse(h.get("failurePolicy").asText())
+      FailurePolicy policy = h.has("failurePolicy") ? failurePolicy(name, h.get("failurePolicy").asText())
           : builtIn.failurePolicy();
       registrations.add(new HookRegistration(builtIn.factory().apply(h), order, policy));
     });
     return new HookSettings(mode, new HookChain(registrations), resync);
+  }
+
+  /** The policy of one hook, a bad value named by its path (a runtime's drop-in has no line numbers). */
+  private static FailurePolicy failurePolicy(String hook, String value) {
+    try {
+      return FailurePolicy.parse(value);
+    } catch (CrigateException.InvalidArgument e) {
+      throw new CrigateException.InvalidArgument("hooks.%s.failurePolicy: %s".formatted(hook, e.getMessage()));
+    }
   }
 }

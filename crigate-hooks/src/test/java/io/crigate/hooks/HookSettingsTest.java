@@ -59,7 +59,7 @@ class HookSettingsTest {
   @CsvSource(delimiter = '|', value = {
       "{\"mode\":\"sidecar\"}|hooks.mode 'sidecar' is not one of proxy, nri, standalone",
       "{\"Unknown\":{}}|hooks.Unknown is not a setting or a hook",
-      "{\"QoSClass\":{\"failurePolicy\":\"maybe\"}}|unknown failurePolicy 'maybe'",
+      "{\"QoSClass\":{\"failurePolicy\":\"maybe\"}}|hooks.QoSClass.failurePolicy: unknown failurePolicy 'maybe'",
       "{\"QoSClass\":{\"classes\":{\"GOLD\":{}}}}|hooks.QoSClass.classes: unknown class 'GOLD'",
       "{\"QoSClass\":{\"classes\":{\"BE\":{\"oomScoreAdj\":5000}}}}|hooks.QoSClass.classes.BE.oomScoreAdj must be a whole number in [-1000, 1000]",
       "{\"QoSClass\":{\"classes\":{\"BE\":{\"cpuset\":\"a-b\"}}}}|hooks.QoSClass.classes.BE.cpuset must be a Linux CPU list",

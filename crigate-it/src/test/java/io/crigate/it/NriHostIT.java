@@ -2,6 +2,7 @@ package io.crigate.it;
 
 import static io.crigate.it.CriObjects.*;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.crigate.api.cri.v1.*;
@@ -22,6 +23,7 @@ import io.crigate.api.nri.v1alpha1.PodSandbox;
 import io.crigate.nri.NriHandler;
 import io.crigate.nri.NriPlugin;
 import io.crigate.testsupport.GoNriPeers;
+import io.grpc.StatusRuntimeException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -31,7 +33,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
@@ -69,17 +73,27 @@ class NriHostIT {
 
   static final String SELECTOR = "crigate.test/nri-plugin";
   static final String CPUSET = "crigate.test/cpuset";
+  static final String QUOTA = "crigate.test/cpu-quota";
   static NriPlugin plugin;
   static Process goPlugin;
+  static BufferedReader goOut;
+  /** The UpdatePodSandbox calls the Java plugin received: pod id and CPU shares. */
+  static final List<String> podUpdates = new CopyOnWriteArrayList<>();
 
   /**
    * A third-party style NRI plugin: an env var and 1.5 CPUs for every container of the pods naming it;
-   * a pod that also names a cpuset ({@value #CPUSET}) gets half a CPU of quota and that cpuset.
+   * a pod that also names a cpuset ({@value #CPUSET}) gets half a CPU of quota (or {@value #QUOTA})
+   * and that cpuset. It records the pod resource updates it is sent.
    */
   static final class InjectPlugin implements NriHandler {
     @Override
     public Set<Event> events() {
-      return Set.of(Event.CREATE_CONTAINER);
+      return Set.of(Event.CREATE_CONTAINER, Event.UPDATE_POD_SANDBOX);
+    }
+
+    @Override
+    public void updatePodSandbox(PodSandbox pod, LinuxResources overhead, LinuxResources resources) {
+      podUpdates.add(pod.getId() + " shares=" + resources.getCpu().getShares().getValue());
     }
 
     @Override
@@ -91,7 +105,8 @@ class NriHostIT {
           .setPeriod(OptionalUInt64.newBuilder().setValue(100_000));
       String cpuset = pod.getAnnotationsMap().get(CPUSET);
       if (cpuset != null) {
-        cpu.setQuota(OptionalInt64.newBuilder().setValue(50_000)).setCpus(cpuset);
+        long quota = Long.parseLong(pod.getAnnotationsMap().getOrDefault(QUOTA, "50000"));
+        cpu.setQuota(OptionalInt64.newBuilder().setValue(quota)).setCpus(cpuset);
       }
       return CreateContainerResponse.newBuilder().setAdjust(ContainerAdjustment.newBuilder()
           .addEnv(KeyValue.newBuilder().setKey("NRI_INJECTED").setValue("by-" + pod.getName()))
@@ -105,8 +120,8 @@ class NriHostIT {
     Path goBinary = GoNriPeers.in(Path.of("target/go-nri")).build("nriplugin");
     goPlugin = new ProcessBuilder(goBinary.toString(), NRI_SOCKET.toString(), "goinject", "20")
         .redirectError(ProcessBuilder.Redirect.INHERIT).start();
-    assertThat(new BufferedReader(new InputStreamReader(goPlugin.getInputStream(), StandardCharsets.UTF_8)).readLine())
-        .isEqualTo("REGISTERED");
+    goOut = new BufferedReader(new InputStreamReader(goPlugin.getInputStream(), StandardCharsets.UTF_8));
+    assertThat(goOut.readLine()).isEqualTo("REGISTERED");
     // in service once crigate has configured and synchronized them, which its log says
     await("crigate hosting both plugins").atMost(Duration.ofSeconds(20))
         .until(() -> crigate.process().logTail().contains("NRI plugin 10-inject (NRI v0.12.2) in service")
@@ -152,7 +167,7 @@ class NriHostIT {
   }
 
   @Test
-  void anUnsolicitedUpdateFromAHostedPluginReachesTheContainersCgroupAndAnEvictionIsOnlyLogged() {
+  void anUnsolicitedUpdateFromAHostedPluginReachesTheContainersCgroupAndAnEvictionStopsIt() {
     RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
     Started started = runOnContainerd(runtime, podFor("inject", "nri-update-"));
     String id = started.containerId();
@@ -162,18 +177,45 @@ class NriHostIT {
           .setResources(LinuxResources.newBuilder().setCpu(LinuxCPU.newBuilder()
               .setQuota(OptionalInt64.newBuilder().setValue(250_000)).setPeriod(OptionalUInt64.newBuilder().setValue(100_000)))))
           .build();
-      ContainerEviction eviction = ContainerEviction.newBuilder().setContainerId(id).setReason("test pressure").build();
 
-      assertThat(plugin.updateContainers(List.of(update), List.of(eviction))).as("failed updates").isEmpty();
-
+      assertThat(plugin.updateContainers(List.of(update), List.of())).as("failed updates").isEmpty();
       assertThat(exec(runtime, id, CFS_LIMIT)).isEqualTo("250000 100000");
-      // crigate is not the kubelet: the eviction is logged, the container keeps running
-      assertThat(crigate.process().logTail()).contains("NRI plugin 10-inject asked to evict [" + id + " (test pressure)]");
-      assertThat(runtime.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(id).build()).getStatus().getState())
-          .isEqualTo(ContainerState.CONTAINER_RUNNING);
+
+      // as containerd's NRI does, crigate stops an evicted container: the kubelet then sees it exited
+      plugin.updateContainers(List.of(), List.of(ContainerEviction.newBuilder().setContainerId(id)
+          .setReason("test pressure").build()));
+      await("container " + id + " stopped").atMost(Duration.ofSeconds(30)).until(() -> state(runtime, id)
+          == ContainerState.CONTAINER_EXITED);
+      assertThat(crigate.process().logTail()).contains("NRI plugin 10-inject asked to evict [" + id + " (test pressure)]")
+          .contains("evicted container " + id + ": stopped for NRI plugin 10-inject (test pressure)");
     } finally {
       remove(runtime, started);
     }
+  }
+
+  @Test
+  void aPodResourceUpdateReachesTheHostedPluginsBeforeTheRuntime() throws IOException {
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    Started started = runOnContainerd(runtime, podFor("inject", "nri-resize-"));
+    try {
+      podUpdates.clear();
+      UpdatePodSandboxResourcesRequest resize = UpdatePodSandboxResourcesRequest.newBuilder()
+          .setPodSandboxId(started.podId())
+          .setResources(LinuxContainerResources.newBuilder().setCpuShares(2048)).build();
+
+      // containerd 1.6 predates UpdatePodSandboxResources (CRI 1.33): the kubelet gets its answer, and
+      // the plugins were told first, in index order (10-inject, then 20-goinject), as NRI does
+      assertThatThrownBy(() -> runtime.updatePodSandboxResources(resize)).isInstanceOf(StatusRuntimeException.class)
+          .hasMessageContaining("UNIMPLEMENTED");
+      assertThat(podUpdates).containsExactly(started.podId() + " shares=2048");
+      assertThat(goOut.readLine()).isEqualTo("UPDATE-POD-SANDBOX " + started.podId() + " shares=2048");
+    } finally {
+      remove(runtime, started);
+    }
+  }
+
+  private static ContainerState state(RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime, String id) {
+    return runtime.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(id).build()).getStatus().getState();
   }
 
   /** cgroup v2 has cpu.max; v1 (this host) the CFS quota and period files. */
@@ -204,29 +246,89 @@ class NriHostIT {
 
   @Test
   void theSamePluginSetsEnvAndCpusOfASlurmJob() throws Exception {
-    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
-    PodSandboxConfig pod = podFor("inject", "nri-slurm-").toBuilder().putAnnotations(CPUSET, "0-1").build();
-    String podId = runtime.runPodSandbox(runPod(pod, "slurm")).getPodSandboxId();
+    // half a CPU of quota is 1 CPU for Slurm, but the cpuset lists 2: the job asks for 2, which on this
+    // 2-CPU node are 0-1, so it pins itself to all of them
+    SlurmJob job = runOnSlurm(Map.of(CPUSET, "0-1"));
     try {
-      // the batch script exports the env (srun steps would see crigate's), so the job prints it
-      String id = runtime.createContainer(create(podId, shellContainer("job", infra.baseImage(),
-          "echo env=$NRI_INJECTED job=$SLURM_JOB_ID; sleep 300"), pod)).getContainerId();
-      runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
-      Path log = Path.of(pod.getLogDirectory(), "job.log");
-      await("job output in " + log).atMost(Duration.ofMinutes(2))
-          .until(() -> Files.exists(log) && Files.readString(log).contains("job="));
-      Matcher printed = Pattern.compile("env=(\\S*) job=(\\d+)").matcher(Files.readString(log));
-      assertThat(printed.find()).as(Files.readString(log)).isTrue();
-      assertThat(printed.group(1)).isEqualTo("by-" + pod.getMetadata().getName());
-      // half a CPU of quota is 1 CPU for Slurm, but the cpuset lists 2: the job asks for 2
-      Process scontrol = new ProcessBuilder("scontrol", "show", "job", printed.group(2)).redirectErrorStream(true).start();
-      String shown = new String(scontrol.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-      assertThat(scontrol.waitFor()).as(shown).isZero();
-      assertThat(shown).contains("NumCPUs=2");
+      assertThat(job.env()).isEqualTo("by-" + job.pod().getMetadata().getName());
+      assertThat(scontrol(job.jobId())).contains("NumCPUs=2");
+      assertThat(job.cpusAllowed()).isEqualTo("0-1");
+      assertThat(job.log()).contains("crigate: pinned to cpuset 0-1 (Slurm allocated 0-1)");
     } finally {
+      job.remove();
+    }
+  }
+
+  @Test
+  void aSlurmJobRunsOnTheCpusetsCpuIdsWhenSlurmAllocatedThem() throws Exception {
+    // 1.5 CPUs of quota: a 2-CPU job (0-1 here), inside which the cpuset names CPU 1 alone
+    SlurmJob job = runOnSlurm(Map.of(CPUSET, "1", QUOTA, "150000"));
+    try {
+      assertThat(scontrol(job.jobId())).contains("NumCPUs=2");
+      assertThat(job.cpusAllowed()).as(job.log()).isEqualTo("1");
+      assertThat(job.log()).contains("crigate: pinned to cpuset 1 (Slurm allocated 0-1)");
+    } finally {
+      job.remove();
+    }
+  }
+
+  @Test
+  void aCpusetOutsideTheJobsCpusIsNotAppliedAndAnEvictionCancelsTheJob() throws Exception {
+    // CPU 7 does not exist on this node: Slurm cannot have allocated it, so the job says so and runs unpinned
+    SlurmJob job = runOnSlurm(Map.of(CPUSET, "7"));
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    try {
+      assertThat(job.log()).contains("crigate: cpuset 7 not applied: CPU(s) 7 not among this job's CPUs");
+      assertThat(job.cpusAllowed()).isEqualTo("0-1");
+
+      plugin.updateContainers(List.of(), List.of(ContainerEviction.newBuilder().setContainerId(job.containerId())
+          .setReason("node pressure").build()));
+
+      await("evicted job's container exited").atMost(Duration.ofMinutes(1))
+          .until(() -> state(runtime, job.containerId()) == ContainerState.CONTAINER_EXITED);
+      assertThat(crigate.process().logTail())
+          .contains("evicted container " + job.containerId() + ": stopped for NRI plugin 10-inject (node pressure)");
+      await("job " + job.jobId() + " ended").atMost(Duration.ofMinutes(1))
+          .until(() -> !scontrol(job.jobId()).contains("JobState=RUNNING"));
+      assertThat(scontrol(job.jobId())).containsAnyOf("JobState=CANCELLED", "JobState=FAILED");
+    } finally {
+      job.remove();
+    }
+  }
+
+  /** A started Slurm container of a pod naming the Java plugin, and what its job printed. */
+  record SlurmJob(PodSandboxConfig pod, String podId, String containerId, String jobId, String env, String cpusAllowed,
+      String log) {
+    void remove() {
+      RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
       runtime.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
       runtime.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(podId).build());
     }
+  }
+
+  private static SlurmJob runOnSlurm(Map<String, String> annotations) throws Exception {
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    PodSandboxConfig pod = podFor("inject", "nri-slurm-").toBuilder().putAllAnnotations(annotations).build();
+    String podId = runtime.runPodSandbox(runPod(pod, "slurm")).getPodSandboxId();
+    // the batch script exports the env (srun steps would see crigate's), so the job prints it, and
+    // the CPUs its command may run on
+    String id = runtime.createContainer(create(podId, shellContainer("job", infra.baseImage(),
+        "echo env=$NRI_INJECTED job=$SLURM_JOB_ID cpus=$(sed -n 's/^Cpus_allowed_list:\\s*//p' /proc/self/status); sleep 300"),
+        pod)).getContainerId();
+    runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+    Path log = Path.of(pod.getLogDirectory(), "job.log");
+    await("job output in " + log).atMost(Duration.ofMinutes(2))
+        .until(() -> Files.exists(log) && Files.readString(log).contains("job="));
+    Matcher printed = Pattern.compile("env=(\\S*) job=(\\d+) cpus=(\\S*)").matcher(Files.readString(log));
+    assertThat(printed.find()).as(Files.readString(log)).isTrue();
+    return new SlurmJob(pod, podId, id, printed.group(2), printed.group(1), printed.group(3), Files.readString(log));
+  }
+
+  private static String scontrol(String jobId) throws Exception {
+    Process scontrol = new ProcessBuilder("scontrol", "show", "job", jobId).redirectErrorStream(true).start();
+    String shown = new String(scontrol.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(scontrol.waitFor()).as(shown).isZero();
+    return shown;
   }
 
   private static String exec(RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime, String id, String script) {

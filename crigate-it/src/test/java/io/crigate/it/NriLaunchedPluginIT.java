@@ -19,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
  * starts the plugin file with one end as its fd 3 and nothing in its environment but
  * {@code NRI_PLUGIN_NAME}, {@code NRI_PLUGIN_IDX} and {@code NRI_PLUGIN_SOCKET=3}, and drives it over
  * the other end through Register, Configure, a two-part Synchronize, CreateContainer and
- * UpdatePodSandbox. The plugin file is a wrapper that passes crigate its configuration, since a
- * runtime passes no arguments.
+ * UpdatePodSandbox. crigate's configuration is the plugin's drop-in, {@code IDX-NAME.conf} in the
+ * runtime's plugin config dir, which the runtime reads and passes in Configure; the plugin file is a
+ * wrapper only because a runtime passes no arguments ({@code nri-plugin} and a state dir).
  */
 class NriLaunchedPluginIT {
 
@@ -28,29 +29,16 @@ class NriLaunchedPluginIT {
   Path dir;
 
   @Test
-  void aRuntimeLaunchesCrigateWithTheConnectionOnFd3AndItsHooksAnswer() throws Exception {
-    Path runtime = GoNriPeers.in(Path.of("target/go-nri")).build("nriruntime");
-    Path config = Files.writeString(dir.resolve("crigate.yaml"), """
+  void aRuntimeLaunchesCrigateWithTheConnectionOnFd3AndItsHooksFromTheDropInAnswer() throws Exception {
+    dropIn("""
         hooks:
           mode: nri
           GPUEnvInject: {order: 400, failurePolicy: fail-closed, enabled: true}
         """);
-    // the name and index come from the file name, through the environment: not crigate's defaults (50-crigate)
-    Path pluginFile = Files.createDirectories(dir.resolve("plugins")).resolve("42-gpuhooks");
-    Files.writeString(pluginFile, "#!/bin/sh\nexec %s nri-plugin --config %s --state-dir %s\n"
-        .formatted(Infra.repositoryRoot().resolve("bin/crigate"), config, dir.resolve("state")));
-    Files.setPosixFilePermissions(pluginFile, PosixFilePermissions.fromString("rwxr-xr-x"));
-    Path stderr = dir.resolve("runtime.log");
+    Launched run = launch();
 
-    Process go = new ProcessBuilder(runtime.toString(), "-launch", pluginFile.toString())
-        .redirectError(stderr.toFile()).start();
-    String out = new String(go.getInputStream().readAllBytes(), UTF_8);
-    assertThat(go.waitFor(3, TimeUnit.MINUTES)).as("Go runtime finished").isTrue();
-    String log = Files.readString(stderr);
-    assertThat(go.exitValue()).as(out + log).isZero();
-
-    List<String> lines = out.lines().toList();
-    assertThat(lines).as(log).hasSize(7);
+    List<String> lines = run.lines();
+    assertThat(lines).as(run.log()).hasSize(7);
     assertThat(lines.get(0)).isEqualTo("registered 42-gpuhooks nri=v0.12.2");
     int mask = Integer.parseInt(lines.get(1).substring("events ".length()));
     assertThat(mask & (1 << (Event.CREATE_CONTAINER_VALUE - 1))).as("CreateContainer subscribed, mask " + mask).isNotZero();
@@ -62,5 +50,48 @@ class NriLaunchedPluginIT {
         "update-pod-sandbox answered",
         // the runtime closed the connection: a launched plugin exits rather than reconnect
         "plugin exited 0");
+  }
+
+  @Test
+  void aBadDropInFailsConfigureNamingTheFieldAndThePluginIsDropped() throws Exception {
+    dropIn("""
+        hooks:
+          mode: nri
+          GPUEnvInject: {order: 400, failurePolicy: sometimes, enabled: true}
+        """);
+    Launched run = launch();
+
+    assertThat(run.lines()).as(run.log()).hasSize(3);
+    assertThat(run.lines().get(0)).isEqualTo("registered 42-gpuhooks nri=v0.12.2");
+    assertThat(run.lines().get(1)).startsWith("configure-failed ").contains("InvalidArgument")
+        .contains("hooks.GPUEnvInject.failurePolicy: unknown failurePolicy 'sometimes'");
+    // dropped: the runtime closed the connection, so the launched plugin exits
+    assertThat(run.lines().get(2)).isEqualTo("plugin exited 0");
+  }
+
+  /** The plugin's drop-in where containerd's plugin_config_path keeps it: IDX-NAME.conf. */
+  private void dropIn(String yaml) throws Exception {
+    Files.writeString(Files.createDirectories(dir.resolve("conf.d")).resolve("42-gpuhooks.conf"), yaml);
+  }
+
+  record Launched(List<String> lines, String log) {}
+
+  /** The Go runtime launches the plugin file {@code 42-gpuhooks} with the drop-in dir, drives it and closes it. */
+  private Launched launch() throws Exception {
+    Path runtime = GoNriPeers.in(Path.of("target/go-nri")).build("nriruntime");
+    // the name and index come from the file name, through the environment: not crigate's defaults (50-crigate)
+    Path pluginFile = Files.createDirectories(dir.resolve("plugins")).resolve("42-gpuhooks");
+    Files.writeString(pluginFile, "#!/bin/sh\nexec %s nri-plugin --state-dir %s\n"
+        .formatted(Infra.repositoryRoot().resolve("bin/crigate"), dir.resolve("state")));
+    Files.setPosixFilePermissions(pluginFile, PosixFilePermissions.fromString("rwxr-xr-x"));
+    Path stderr = dir.resolve("runtime.log");
+
+    Process go = new ProcessBuilder(runtime.toString(), "-launch", pluginFile.toString(),
+        "-config-dir", dir.resolve("conf.d").toString()).redirectError(stderr.toFile()).start();
+    String out = new String(go.getInputStream().readAllBytes(), UTF_8);
+    assertThat(go.waitFor(3, TimeUnit.MINUTES)).as("Go runtime finished").isTrue();
+    String log = Files.readString(stderr);
+    assertThat(go.exitValue()).as(out + log).isZero();
+    return new Launched(out.lines().toList(), out + log);
   }
 }

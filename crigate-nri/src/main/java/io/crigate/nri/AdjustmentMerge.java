@@ -3,7 +3,6 @@ package io.crigate.nri;
 import com.google.protobuf.Descriptors.FieldDescriptor;
 import com.google.protobuf.Message;
 import io.crigate.api.nri.v1alpha1.ContainerAdjustment;
-import io.crigate.api.nri.v1alpha1.ContainerEviction;
 import io.crigate.api.nri.v1alpha1.ContainerUpdate;
 import io.crigate.spi.CrigateException;
 import java.util.ArrayList;
@@ -33,7 +32,6 @@ final class AdjustmentMerge {
   private final Map<String, String> owners = new HashMap<>();
   private final ContainerAdjustment.Builder adjustment = ContainerAdjustment.newBuilder();
   private final Map<String, ContainerUpdate.Builder> updates = new LinkedHashMap<>();
-  private final List<ContainerEviction> evictions = new ArrayList<>();
 
   void adjust(String plugin, ContainerAdjustment from) {
     merge(adjustment, from, "adjust", plugin);
@@ -47,20 +45,12 @@ final class AdjustmentMerge {
     }
   }
 
-  void evict(List<ContainerEviction> from) {
-    evictions.addAll(from);
-  }
-
   ContainerAdjustment adjustment() {
     return adjustment.build();
   }
 
   List<ContainerUpdate> updates() {
     return updates.values().stream().map(ContainerUpdate.Builder::build).toList();
-  }
-
-  List<ContainerEviction> evictions() {
-    return List.copyOf(evictions);
   }
 
   /** Which plugin set each field path, e.g. {@code adjust.env[FOO]} or {@code adjust.linux.resources.cpu.quota}. */

@@ -13,12 +13,16 @@ import io.crigate.spi.adjust.PluginResult;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Plugin mode: the runtime's NRI events run the same {@link PluginChain} as crigate's CRI proxy
  * path, and its results go back as NRI adjustments and updates.
  */
 public final class ChainHandler implements NriHandler {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ChainHandler.class);
 
   private final PluginChain chain;
 
@@ -60,6 +64,13 @@ public final class ChainHandler implements NriHandler {
   }
 
   @Override
+  public void updatePodSandbox(PodSandbox pod, LinuxResources overhead, LinuxResources resources) {
+    PluginResult r = chain.updatePodSandboxResources(NriTranslation.pod(pod), NriTranslation.resources(overhead),
+        NriTranslation.resources(resources));
+    unanswerable("UpdatePodSandbox", r);
+  }
+
+  @Override
   public List<ContainerUpdate> stopContainer(PodSandbox pod, Container container) {
     return updates(chain.stopContainer(NriTranslation.pod(pod), NriTranslation.container(container)));
   }
@@ -76,9 +87,18 @@ public final class ChainHandler implements NriHandler {
       case POST_START_CONTAINER -> chain.postStartContainer(p, NriTranslation.container(container));
       case POST_UPDATE_CONTAINER -> chain.postUpdateContainerResources(p, NriTranslation.container(container));
       case REMOVE_CONTAINER -> chain.removeContainer(p, NriTranslation.container(container));
+      case POST_UPDATE_POD_SANDBOX -> unanswerable("PostUpdatePodSandbox", chain.postUpdatePodSandboxResources(p));
       default -> {
-        // UpdatePodSandbox and its post event have no engine counterpart
+        // the events that carry an answer have methods of their own
       }
+    }
+  }
+
+  /** v0.12.2's pod update answers carry no updates: the engine's are logged, not lost silently. */
+  private static void unanswerable(String event, PluginResult r) {
+    if (!r.updates().isEmpty()) {
+      LOG.warn("{}: NRI cannot carry the engine's updates of {} in its answer; not applied",
+          event, r.updates().stream().map(io.crigate.spi.adjust.ContainerUpdate::containerId).toList());
     }
   }
 

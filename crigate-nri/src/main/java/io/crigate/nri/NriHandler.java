@@ -32,6 +32,11 @@ public interface NriHandler {
     return UpdateContainerResponse.getDefaultInstance();
   }
 
+  /** A pod's resources change (v0.12.2); the answer carries nothing. By default it goes to {@link #observe}. */
+  default void updatePodSandbox(PodSandbox pod, LinuxResources overhead, LinuxResources resources) {
+    observe(Event.UPDATE_POD_SANDBOX, pod, Container.getDefaultInstance());
+  }
+
   default List<ContainerUpdate> stopContainer(PodSandbox pod, Container container) {
     return List.of();
   }

@@ -5,6 +5,7 @@ import io.crigate.api.nri.v1alpha1.ContainerAdjustment;
 import io.crigate.api.nri.v1alpha1.PodSandbox;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.ContainerStopper;
 import io.crigate.spi.adjust.ContainerUpdate;
 import io.crigate.spi.adjust.ContainerUpdater;
 import io.crigate.spi.adjust.LinuxResources;
@@ -37,19 +38,20 @@ public final class NriHostedPlugins implements AdjustmentPlugin {
     this.runtime = runtime;
   }
 
-  private NriHostedPlugins(NriRuntime.Settings settings, ContainerUpdater updater) {
+  private NriHostedPlugins(NriRuntime.Settings settings, ContainerUpdater updater, ContainerStopper stopper) {
     this.runtime = new NriRuntime(settings, this::state,
         updates -> updater.update(updates.stream().map(NriTranslation::update).toList())
-            .stream().map(NriTranslation::update).toList());
+            .stream().map(NriTranslation::update).toList(), stopper);
   }
 
   /**
    * Host mode as crigate serve runs it: listens on the settings' socket; updates plugins send
    * (Synchronize answers, unsolicited UpdateContainers) go to {@code updater}, the gateway's
-   * UpdateContainerResources path.
+   * UpdateContainerResources path, and the containers they evict to {@code stopper}, its StopContainer path.
    */
-  public static NriHostedPlugins start(NriRuntime.Settings settings, ContainerUpdater updater) throws IOException {
-    NriHostedPlugins hosted = new NriHostedPlugins(settings, updater);
+  public static NriHostedPlugins start(NriRuntime.Settings settings, ContainerUpdater updater, ContainerStopper stopper)
+      throws IOException {
+    NriHostedPlugins hosted = new NriHostedPlugins(settings, updater, stopper);
     hosted.runtime.start();
     return hosted;
   }
@@ -88,6 +90,19 @@ public final class NriHostedPlugins implements AdjustmentPlugin {
   public PluginResult removePodSandbox(PodContext pod) {
     pods.remove(pod.id());
     runtime.removePodSandbox(NriTranslation.pod(pod));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult updatePodSandboxResources(PodContext pod, LinuxResources overhead, LinuxResources resources) {
+    runtime.updatePodSandbox(NriTranslation.pod(pod), NriTranslation.resources(overhead), NriTranslation.resources(resources));
+    return PluginResult.NONE;
+  }
+
+  @Override
+  public PluginResult postUpdatePodSandboxResources(PodContext pod) {
+    pods.put(pod.id(), NriTranslation.pod(pod));
+    runtime.postUpdatePodSandbox(NriTranslation.pod(pod));
     return PluginResult.NONE;
   }
 

@@ -62,7 +62,7 @@ public final class NriPlugin implements AutoCloseable {
   }
 
   private final Settings settings;
-  private final NriHandler handler;
+  private final ConfiguredHandler handlers;
   private final CompletableFuture<Void> stopped = new CompletableFuture<>();
   private volatile TtrpcClient runtime;
   private volatile Channel channel;
@@ -70,9 +70,15 @@ public final class NriPlugin implements AutoCloseable {
   private volatile CompletableFuture<Void> registered = new CompletableFuture<>();
   private Duration backoff = Duration.ofMillis(500);
 
+  /** A plugin that answers the same whatever configuration the runtime passes. */
   public NriPlugin(Settings settings, NriHandler handler) {
+    this(settings, config -> handler);
+  }
+
+  /** A plugin built anew from the configuration the runtime passes in each Configure. */
+  public NriPlugin(Settings settings, ConfiguredHandler handlers) {
     this.settings = settings;
-    this.handler = handler;
+    this.handlers = handlers;
   }
 
   /** Connects and registers in the background; reconnects until {@link #close()}. */
@@ -135,7 +141,7 @@ public final class NriPlugin implements AutoCloseable {
 
   private Map<Integer, Function<FrameTransport, io.crigate.ttrpc.transport.FrameListener>> transportFactories(
       CompletableFuture<Void> attempt) {
-    PluginService service = new PluginService(handler, this::close);
+    PluginService service = new PluginService(handlers, this::close);
     // the runtime may call Configure before RegisterPlugin's answer arrives: serve conn 1 first
     TtrpcServer server = TtrpcServer.builder().service(service.definition()).build();
     return Map.of(

@@ -18,6 +18,8 @@ import io.crigate.api.nri.v1alpha1.PostStartContainerRequest;
 import io.crigate.api.nri.v1alpha1.PostStartContainerResponse;
 import io.crigate.api.nri.v1alpha1.PostUpdateContainerRequest;
 import io.crigate.api.nri.v1alpha1.PostUpdateContainerResponse;
+import io.crigate.api.nri.v1alpha1.PostUpdatePodSandboxRequest;
+import io.crigate.api.nri.v1alpha1.PostUpdatePodSandboxResponse;
 import io.crigate.api.nri.v1alpha1.RegisterPluginRequest;
 import io.crigate.api.nri.v1alpha1.RemoveContainerRequest;
 import io.crigate.api.nri.v1alpha1.RemoveContainerResponse;
@@ -37,9 +39,12 @@ import io.crigate.api.nri.v1alpha1.UpdateContainerRequest;
 import io.crigate.api.nri.v1alpha1.UpdateContainerResponse;
 import io.crigate.api.nri.v1alpha1.UpdateContainersRequest;
 import io.crigate.api.nri.v1alpha1.UpdateContainersResponse;
+import io.crigate.api.nri.v1alpha1.UpdatePodSandboxRequest;
+import io.crigate.api.nri.v1alpha1.UpdatePodSandboxResponse;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.Durations;
+import io.crigate.spi.adjust.ContainerStopper;
 import io.crigate.ttrpc.Code;
 import io.crigate.ttrpc.ServiceDefinition;
 import io.crigate.ttrpc.TtrpcClient;
@@ -127,14 +132,15 @@ public final class NriRuntime implements AutoCloseable {
   public record State(List<PodSandbox> pods, List<Container> containers) {
   }
 
-  /** The merged answer of all plugins to CreateContainer. */
+  /** The merged answer of all plugins to CreateContainer; the evictions in it are already under way. */
   public record Creation(io.crigate.api.nri.v1alpha1.ContainerAdjustment adjustment, List<ContainerUpdate> updates,
-      List<io.crigate.api.nri.v1alpha1.ContainerEviction> evictions, Map<String, String> owners) {
+      Map<String, String> owners) {
   }
 
   private final Settings settings;
   private final Supplier<State> state;
   private final Function<List<ContainerUpdate>, List<ContainerUpdate>> updater;
+  private final ContainerStopper stopper;
   private final List<HostedPlugin> plugins = new CopyOnWriteArrayList<>();
   private Channel listener;
   private volatile boolean closing;
@@ -143,11 +149,14 @@ public final class NriRuntime implements AutoCloseable {
    * @param state what to send a new plugin in Synchronize
    * @param updater applies updates plugins send (Synchronize answers and unsolicited
    *     UpdateContainers); returns those it could not apply
+   * @param stopper stops the containers plugins evict (in an answer or unsolicited)
    */
-  public NriRuntime(Settings settings, Supplier<State> state, Function<List<ContainerUpdate>, List<ContainerUpdate>> updater) {
+  public NriRuntime(Settings settings, Supplier<State> state, Function<List<ContainerUpdate>, List<ContainerUpdate>> updater,
+      ContainerStopper stopper) {
     this.settings = settings;
     this.state = state;
     this.updater = updater;
+    this.stopper = stopper;
   }
 
   public NriRuntime start() throws IOException {
@@ -197,7 +206,7 @@ public final class NriRuntime implements AutoCloseable {
           return Empty.getDefaultInstance();
         })
         .unary("UpdateContainers", UpdateContainersRequest.parser(), (c, r) -> {
-          logEvictions(plugin.get(), r.getEvictList());
+          evict(plugin.get(), r.getEvictList());
           return UpdateContainersResponse.newBuilder().addAllFailed(updater.apply(r.getUpdateList())).build();
         })
         .build();
@@ -276,18 +285,31 @@ public final class NriRuntime implements AutoCloseable {
         RemovePodSandboxResponse.parser());
   }
 
-  /** Calls every subscribed plugin in order and merges their adjustments, updates and evictions. */
+  /**
+   * A pod's resources change (CRI UpdatePodSandboxResources). v0.12.2's answer carries nothing, so
+   * plugins are only told, in index order.
+   */
+  public void updatePodSandbox(PodSandbox pod, LinuxResources overhead, LinuxResources resources) {
+    notify(Event.UPDATE_POD_SANDBOX, "UpdatePodSandbox", UpdatePodSandboxRequest.newBuilder().setPod(pod)
+        .setOverheadLinuxResources(overhead).setLinuxResources(resources).build(), UpdatePodSandboxResponse.parser());
+  }
+
+  public void postUpdatePodSandbox(PodSandbox pod) {
+    notify(Event.POST_UPDATE_POD_SANDBOX, "PostUpdatePodSandbox", PostUpdatePodSandboxRequest.newBuilder().setPod(pod).build(),
+        PostUpdatePodSandboxResponse.parser());
+  }
+
+  /** Calls every subscribed plugin in order, merges their adjustments and updates, and starts their evictions. */
   public Creation createContainer(PodSandbox pod, Container container) {
     AdjustmentMerge merge = new AdjustmentMerge();
     CreateContainerRequest request = CreateContainerRequest.newBuilder().setPod(pod).setContainer(container).build();
     each(Event.CREATE_CONTAINER, "CreateContainer", request, CreateContainerResponse.parser(), (p, r) -> {
       merge.adjust(p.id(), r.getAdjust());
       merge.update(p.id(), r.getUpdateList());
-      merge.evict(r.getEvictList());
-      logEvictions(p, r.getEvictList());
+      evict(p, r.getEvictList());
       return null;
     });
-    return new Creation(merge.adjustment(), merge.updates(), merge.evictions(), merge.owners());
+    return new Creation(merge.adjustment(), merge.updates(), merge.owners());
   }
 
   public void postCreateContainer(PodSandbox pod, Container container) {
@@ -312,7 +334,7 @@ public final class NriRuntime implements AutoCloseable {
         .setLinuxResources(resources).build();
     each(Event.UPDATE_CONTAINER, "UpdateContainer", request, UpdateContainerResponse.parser(), (p, r) -> {
       merge.update(p.id(), r.getUpdateList());
-      logEvictions(p, r.getEvictList());
+      evict(p, r.getEvictList());
       return null;
     });
     return merge.updates();
@@ -338,12 +360,14 @@ public final class NriRuntime implements AutoCloseable {
         RemoveContainerRequest.newBuilder().setPod(pod).setContainer(container).build(), RemoveContainerResponse.parser());
   }
 
-  /** crigate is not the kubelet: an eviction a plugin asks for, in an answer or unsolicited, is only logged. */
-  private static void logEvictions(HostedPlugin p, List<io.crigate.api.nri.v1alpha1.ContainerEviction> evictions) {
-    if (!evictions.isEmpty()) {
-      LOG.warn("NRI plugin {} asked to evict {}; eviction is not carried out by crigate's runtime mode", p.id(),
-          evictions.stream().map(e -> e.getContainerId() + " (" + e.getReason() + ")").toList());
+  /** As containerd's NRI does, an eviction a plugin asks for, in an answer or unsolicited, stops the container. */
+  private void evict(HostedPlugin p, List<io.crigate.api.nri.v1alpha1.ContainerEviction> evictions) {
+    if (evictions.isEmpty()) {
+      return;
     }
+    LOG.warn("NRI plugin {} asked to evict {}; stopping them", p.id(),
+        evictions.stream().map(e -> e.getContainerId() + " (" + e.getReason() + ")").toList());
+    evictions.forEach(e -> stopper.stop(e.getContainerId(), "NRI plugin " + p.id(), e.getReason()));
   }
 
   private <R> void notify(Event event, String method, MessageLite request, Parser<R> parser) {

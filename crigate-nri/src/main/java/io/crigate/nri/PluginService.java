@@ -35,10 +35,14 @@ import io.crigate.api.nri.v1alpha1.UpdatePodSandboxRequest;
 import io.crigate.api.nri.v1alpha1.UpdatePodSandboxResponse;
 import io.crigate.api.nri.v1alpha1.ValidateContainerAdjustmentRequest;
 import io.crigate.api.nri.v1alpha1.ValidateContainerAdjustmentResponse;
+import io.crigate.spi.CrigateException;
+import io.crigate.ttrpc.Code;
 import io.crigate.ttrpc.ServiceDefinition;
+import io.crigate.ttrpc.TtrpcException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,14 +55,16 @@ final class PluginService {
 
   private static final Logger LOG = LoggerFactory.getLogger(PluginService.class);
 
-  private final NriHandler handler;
+  private final ConfiguredHandler configured;
   private final Runnable onShutdown;
+  /** Until Configure, which a runtime sends first, nothing is subscribed and every event is answered empty. */
+  private volatile NriHandler handler = Set::of;
   private volatile Duration requestTimeout = Duration.ofSeconds(2);
   private final List<PodSandbox> syncPods = new ArrayList<>();
   private final List<Container> syncContainers = new ArrayList<>();
 
-  PluginService(NriHandler handler, Runnable onShutdown) {
-    this.handler = handler;
+  PluginService(ConfiguredHandler configured, Runnable onShutdown) {
+    this.configured = configured;
     this.onShutdown = onShutdown;
   }
 
@@ -83,8 +89,10 @@ final class PluginService {
             (c, r) -> observe(Event.STOP_POD_SANDBOX, r.getPod(), Container.getDefaultInstance(), StopPodSandboxResponse.getDefaultInstance()))
         .unary("RemovePodSandbox", RemovePodSandboxRequest.parser(),
             (c, r) -> observe(Event.REMOVE_POD_SANDBOX, r.getPod(), Container.getDefaultInstance(), RemovePodSandboxResponse.getDefaultInstance()))
-        .unary("UpdatePodSandbox", UpdatePodSandboxRequest.parser(),
-            (c, r) -> observe(Event.UPDATE_POD_SANDBOX, r.getPod(), Container.getDefaultInstance(), UpdatePodSandboxResponse.getDefaultInstance()))
+        .unary("UpdatePodSandbox", UpdatePodSandboxRequest.parser(), (c, r) -> timed("UpdatePodSandbox", () -> {
+          handler.updatePodSandbox(r.getPod(), r.getOverheadLinuxResources(), r.getLinuxResources());
+          return UpdatePodSandboxResponse.getDefaultInstance();
+        }))
         .unary("PostUpdatePodSandbox", PostUpdatePodSandboxRequest.parser(),
             (c, r) -> observe(Event.POST_UPDATE_POD_SANDBOX, r.getPod(), Container.getDefaultInstance(), PostUpdatePodSandboxResponse.getDefaultInstance()))
         .unary("StartContainer", StartContainerRequest.parser(),
@@ -108,6 +116,12 @@ final class PluginService {
   private ConfigureResponse configure(ConfigureRequest r) {
     if (r.getRequestTimeout() > 0) {
       requestTimeout = Duration.ofMillis(r.getRequestTimeout());
+    }
+    try {
+      handler = configured.configure(r.getConfig());
+    } catch (CrigateException.InvalidArgument e) {
+      LOG.error("NRI runtime {} passed a configuration crigate cannot use: {}", r.getRuntimeName(), e.getMessage());
+      throw new TtrpcException(Code.INVALID_ARGUMENT, "plugin configuration: " + e.getMessage());
     }
     int mask = Events.mask(handler.events());
     LOG.info("configured by NRI runtime {} {} (NRI {}), request timeout {}, events {}", r.getRuntimeName(),

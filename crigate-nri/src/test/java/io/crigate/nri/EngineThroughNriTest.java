@@ -56,7 +56,7 @@ class EngineThroughNriTest {
   @Test
   void anEnginePluginServedOverNriAdjustsAContainerOnTheProxyPath() throws Exception {
     try (NriRuntime runtime = new NriRuntime(NriRuntime.Settings.defaults(dir.resolve("nri.sock")),
-            () -> new NriRuntime.State(List.of(), List.of()), updates -> List.of()).start();
+            () -> new NriRuntime.State(List.of(), List.of()), updates -> List.of(), (id, by, reason) -> {}).start();
         ChainHandlerPlugin served = new ChainHandlerPlugin(dir.resolve("nri.sock"));
         PluginChain proxySide = new PluginChain(List.of(new NriHostedPlugins(runtime)))) {
       await().until(() -> runtime.plugins().equals(List.of("50-crigate")));

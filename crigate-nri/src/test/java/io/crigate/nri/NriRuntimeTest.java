@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.crigate.api.nri.v1alpha1.Container;
 import io.crigate.api.nri.v1alpha1.ContainerAdjustment;
+import io.crigate.api.nri.v1alpha1.ContainerEviction;
 import io.crigate.api.nri.v1alpha1.ContainerUpdate;
 import io.crigate.api.nri.v1alpha1.CreateContainerResponse;
 import io.crigate.api.nri.v1alpha1.Event;
@@ -15,6 +16,7 @@ import io.crigate.api.nri.v1alpha1.LinuxContainerAdjustment;
 import io.crigate.api.nri.v1alpha1.LinuxContainerUpdate;
 import io.crigate.api.nri.v1alpha1.LinuxResources;
 import io.crigate.api.nri.v1alpha1.OptionalInt64;
+import io.crigate.api.nri.v1alpha1.OptionalUInt64;
 import io.crigate.api.nri.v1alpha1.PodSandbox;
 import io.crigate.spi.CrigateException;
 import java.nio.file.Path;
@@ -40,6 +42,7 @@ class NriRuntimeTest {
   Path dir;
   private final List<AutoCloseable> open = new ArrayList<>();
   private final List<ContainerUpdate> applied = new CopyOnWriteArrayList<>();
+  private final List<String> stopped = new CopyOnWriteArrayList<>();
   private NriRuntime.State state = new NriRuntime.State(List.of(), List.of());
 
   /** A plugin whose answers the test scripts. */
@@ -93,7 +96,7 @@ class NriRuntimeTest {
     NriRuntime r = new NriRuntime(settings, () -> state, updates -> {
       applied.addAll(updates);
       return List.of();
-    }).start();
+    }, (id, by, reason) -> stopped.add(id + " by " + by + " (" + reason + ")")).start();
     open.add(r);
     return r;
   }
@@ -258,6 +261,84 @@ class NriRuntimeTest {
 
     assertThat(p.updateContainers(List.of(update), List.of())).isEmpty();
     assertThat(applied).containsExactly(update);
+  }
+
+  @Test
+  void evictionsUnsolicitedOrInAnAnswerStopTheContainers() throws Exception {
+    NriRuntime runtime = runtime();
+    NriPlugin p = plugin("10", "evictor", new Scripted(Set.of(Event.CREATE_CONTAINER), (pod, c) ->
+        CreateContainerResponse.newBuilder().addEvict(ContainerEviction.newBuilder().setContainerId("ctr-0")
+            .setReason("make room")).build()));
+    await().until(() -> runtime.plugins().size() == 1);
+
+    assertThat(p.updateContainers(List.of(), List.of(ContainerEviction.newBuilder().setContainerId("ctr-9")
+        .setReason("memory pressure").build()))).isEmpty();
+    runtime.createContainer(POD, CTR);
+
+    assertThat(stopped).containsExactly("ctr-9 by NRI plugin 10-evictor (memory pressure)",
+        "ctr-0 by NRI plugin 10-evictor (make room)");
+  }
+
+  @Test
+  void updatePodSandboxReachesSubscribedPluginsInIndexOrderWithTheResources() throws Exception {
+    NriRuntime runtime = runtime();
+    List<String> calls = new CopyOnWriteArrayList<>();
+    record PodUpdates(String name, List<String> calls) implements NriHandler {
+      @Override
+      public Set<Event> events() {
+        return Set.of(Event.UPDATE_POD_SANDBOX, Event.POST_UPDATE_POD_SANDBOX);
+      }
+
+      @Override
+      public void updatePodSandbox(PodSandbox pod, LinuxResources overhead, LinuxResources resources) {
+        calls.add("%s UpdatePodSandbox %s shares=%d".formatted(name, pod.getId(), resources.getCpu().getShares().getValue()));
+      }
+
+      @Override
+      public void observe(Event event, PodSandbox pod, Container container) {
+        calls.add(name + " " + event + " " + pod.getId());
+      }
+    }
+    plugin("20", "b", new PodUpdates("b", calls));
+    plugin("10", "a", new PodUpdates("a", calls));
+    Scripted unsubscribed = new Scripted(Set.of(Event.CREATE_CONTAINER), (pod, c) -> CreateContainerResponse.getDefaultInstance());
+    plugin("05", "c", unsubscribed);
+    await().until(() -> runtime.plugins().size() == 3);
+
+    runtime.updatePodSandbox(POD, LinuxResources.getDefaultInstance(), LinuxResources.newBuilder()
+        .setCpu(LinuxCPU.newBuilder().setShares(OptionalUInt64.newBuilder().setValue(2048))).build());
+    runtime.postUpdatePodSandbox(POD);
+
+    assertThat(calls).containsExactly("a UpdatePodSandbox pod-1 shares=2048", "b UpdatePodSandbox pod-1 shares=2048",
+        "a POST_UPDATE_POD_SANDBOX pod-1", "b POST_UPDATE_POD_SANDBOX pod-1");
+    assertThat(unsubscribed.seen).isEmpty();
+  }
+
+  @Test
+  void thePluginIsBuiltFromTheConfigurationInConfigureAndABadOneFailsItSoThePluginIsDropped() throws Exception {
+    NriRuntime good = runtime(new NriRuntime.Settings(dir.resolve("nri.sock"), Duration.ofSeconds(2), Duration.ofSeconds(5),
+        true, "env: FROM_CONFIG"));
+    List<String> rejected = new CopyOnWriteArrayList<>();
+    ConfiguredHandler fromConfig = config -> {
+      if (!config.startsWith("env: ")) {
+        rejected.add(config);
+        throw new CrigateException.InvalidArgument("env: missing in '%s'".formatted(config));
+      }
+      return new Scripted(Set.of(Event.CREATE_CONTAINER), (pod, c) -> env(config.substring("env: ".length()), "1"));
+    };
+    NriPlugin p = new NriPlugin(new NriPlugin.Settings("configured", "10", dir.resolve("nri.sock"), -1), fromConfig).start();
+    open.add(p);
+    await().until(() -> good.plugins().size() == 1);
+    assertThat(good.createContainer(POD, CTR).adjustment().getEnvList()).extracting(KeyValue::getKey)
+        .containsExactly("FROM_CONFIG");
+    good.close();
+
+    NriRuntime bad = runtime(new NriRuntime.Settings(dir.resolve("nri.sock"), Duration.ofSeconds(2), Duration.ofSeconds(5),
+        true, "nonsense"));
+    // Configure fails with the handler's error; the runtime drops the plugin, which reconnects and fails again
+    await().atMost(Duration.ofSeconds(20)).until(() -> rejected.size() >= 2);
+    assertThat(rejected).allMatch("nonsense"::equals);
+    assertThat(bad.plugins()).isEmpty();
   }
 
   @Test

@@ -1,9 +1,11 @@
 // nriplugin is a third-party NRI plugin written in Go (containerd's Go ttrpc, the NRI API generated
 // for Go from crigate's proto by Debian's protoc-gen-gogottrpc, package nriapi): it connects to an
 // NRI runtime's socket, registers, and at CreateContainer gives the containers of the pods that
-// name it (annotation crigate.test/nri-plugin) an env var and half a CPU.
+// name it (annotation crigate.test/nri-plugin) an env var and half a CPU. It prints every
+// UpdatePodSandbox it is sent.
 //
-//	nriplugin SOCKET NAME IDX   prints REGISTERED once registered; runs until the connection closes
+//	nriplugin SOCKET NAME IDX   prints REGISTERED once registered, then "UPDATE-POD-SANDBOX POD shares=N"
+//	                            per pod resource update; runs until the connection closes
 package main
 
 import (
@@ -30,7 +32,20 @@ type plugin struct {
 
 func (p *plugin) Configure(ctx context.Context, req *api.ConfigureRequest) (*api.ConfigureResponse, error) {
 	fmt.Fprintf(os.Stderr, "configured by %s %s\n", req.RuntimeName, req.RuntimeVersion)
-	return &api.ConfigureResponse{Events: 1 << (int32(api.Event_CREATE_CONTAINER) - 1)}, nil
+	return &api.ConfigureResponse{Events: 1<<(int32(api.Event_CREATE_CONTAINER)-1) | 1<<(int32(api.Event_UPDATE_POD_SANDBOX)-1)}, nil
+}
+
+func (p *plugin) UpdatePodSandbox(ctx context.Context, req *api.UpdatePodSandboxRequest) (*api.UpdatePodSandboxResponse, error) {
+	shares := uint64(0)
+	if r := req.LinuxResources; r != nil && r.Cpu != nil && r.Cpu.Shares != nil {
+		shares = r.Cpu.Shares.Value
+	}
+	id := ""
+	if req.Pod != nil {
+		id = req.Pod.Id
+	}
+	fmt.Printf("UPDATE-POD-SANDBOX %s shares=%d\n", id, shares)
+	return &api.UpdatePodSandboxResponse{}, nil
 }
 
 func (p *plugin) Synchronize(ctx context.Context, req *api.SynchronizeRequest) (*api.SynchronizeResponse, error) {

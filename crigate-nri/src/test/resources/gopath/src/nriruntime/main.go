@@ -8,10 +8,15 @@
 //	                           -expect-update, first wait for one unsolicited UpdateContainers, print
 //	                           its updates and evictions, and answer the updates of containers other
 //	                           than ctr-0 and ctr-1 as failed
-//	nriruntime -launch PLUGIN  start PLUGIN as containerd starts a pre-installed plugin: one end of
+//	nriruntime -launch PLUGIN [-config-dir DIR]
+//	                           start PLUGIN as containerd starts a pre-installed plugin: one end of
 //	                           a socketpair as its fd 3 and only NRI_PLUGIN_NAME, NRI_PLUGIN_IDX and
 //	                           NRI_PLUGIN_SOCKET=3 in its environment; drive it over the other end,
-//	                           then close the connection and report how the plugin exited
+//	                           then close the connection and report how the plugin exited. With
+//	                           -config-dir, Configure carries the plugin's drop-in as containerd
+//	                           reads it: DIR/IDX-NAME.conf, else DIR/NAME.conf. A Configure that
+//	                           fails is printed ("configure-failed ...") and the plugin dropped, as
+//	                           containerd does
 //
 // Driving is Register, Configure, a two-part Synchronize, CreateContainer and UpdatePodSandbox.
 package main
@@ -36,12 +41,13 @@ import (
 
 func main() {
 	launched := flag.String("launch", "", "start this plugin file as a pre-installed plugin")
+	configDir := flag.String("config-dir", "", "where a launched plugin's drop-in configuration is")
 	expectUpdate := flag.Bool("expect-update", false, "wait for one unsolicited UpdateContainers")
 	flag.Parse()
 	var err error
 	switch {
 	case *launched != "" && flag.NArg() == 0:
-		err = launch(*launched)
+		err = launch(*launched, *configDir)
 	case *launched == "" && flag.NArg() == 1:
 		err = listen(flag.Arg(0), *expectUpdate)
 	default:
@@ -86,7 +92,7 @@ func listen(socket string, expectUpdate bool) error {
 	if err != nil {
 		return err
 	}
-	return drive(nrimux.New(conn, nrimux.PluginServiceConn, nrimux.RuntimeServiceConn), expectUpdate)
+	return drive(nrimux.New(conn, nrimux.PluginServiceConn, nrimux.RuntimeServiceConn), expectUpdate, "")
 }
 
 // awaitUpdate prints the first unsolicited UpdateContainers.
@@ -109,11 +115,38 @@ func awaitUpdate(rs *runtimeService) error {
 	}
 }
 
+// dropIn reads a launched plugin's configuration the way containerd's NRI does: IDX-NAME.conf
+// first, then NAME.conf; none is an empty configuration.
+func dropIn(dir, idx, name string) (string, error) {
+	if dir == "" {
+		return "", nil
+	}
+	for _, file := range []string{idx + "-" + name + ".conf", name + ".conf"} {
+		buf, err := os.ReadFile(filepath.Join(dir, file))
+		if err == nil {
+			return string(buf), nil
+		}
+		if !os.IsNotExist(err) {
+			return "", err
+		}
+	}
+	return "", nil
+}
+
+// configureFailed is a plugin that refused its configuration: the runtime drops it.
+type configureFailed struct{ err error }
+
+func (c configureFailed) Error() string { return "configure: " + c.err.Error() }
+
 // launch names the plugin as containerd does: the file is IDX-NAME.
-func launch(path string) error {
+func launch(path, configDir string) error {
 	idx, name, ok := strings.Cut(filepath.Base(path), "-")
 	if !ok {
 		return fmt.Errorf("plugin file %s is not named IDX-NAME", path)
+	}
+	config, err := dropIn(configDir, idx, name)
+	if err != nil {
+		return err
 	}
 	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
@@ -138,9 +171,13 @@ func launch(path string) error {
 	exited := make(chan error, 1)
 	go func() { exited <- cmd.Wait() }()
 	t := nrimux.New(conn, nrimux.PluginServiceConn, nrimux.RuntimeServiceConn)
-	if err := drive(t, false); err != nil {
-		cmd.Process.Kill()
-		return err
+	if err := drive(t, false, config); err != nil {
+		var refused configureFailed
+		if !errors.As(err, &refused) {
+			cmd.Process.Kill()
+			return err
+		}
+		fmt.Printf("configure-failed %v\n", refused.err)
 	}
 	// a runtime that goes away closes the connection: a launched plugin must then exit by itself
 	t.Close()
@@ -161,7 +198,7 @@ func launch(path string) error {
 	return nil
 }
 
-func drive(t *nrimux.Trunk, expectUpdate bool) error {
+func drive(t *nrimux.Trunk, expectUpdate bool, config string) error {
 	rs := &runtimeService{registered: make(chan *api.RegisterPluginRequest, 1), updated: make(chan *api.UpdateContainersRequest, 1)}
 	server, err := ttrpc.NewServer()
 	if err != nil {
@@ -187,10 +224,10 @@ func drive(t *nrimux.Trunk, expectUpdate bool) error {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	cfg, err := plugin.Configure(ctx, &api.ConfigureRequest{RuntimeName: "go-nri-runtime", RuntimeVersion: "test",
+	cfg, err := plugin.Configure(ctx, &api.ConfigureRequest{Config: config, RuntimeName: "go-nri-runtime", RuntimeVersion: "test",
 		RegistrationTimeout: 5000, RequestTimeout: 2000})
 	if err != nil {
-		return fmt.Errorf("configure: %w", err)
+		return configureFailed{err}
 	}
 	fmt.Printf("events %d\n", cfg.Events)
 
@@ -223,7 +260,7 @@ func drive(t *nrimux.Trunk, expectUpdate bool) error {
 			fmt.Printf("cpu.quota %d\n", l.Resources.Cpu.Quota.Value)
 		}
 	}
-	// v0.12.2's pod resource update: crigate's engine has no such event, but the plugin must still answer it
+	// v0.12.2's pod resource update: crigate's engine hears it as UpdatePodSandboxResources
 	if _, err := plugin.UpdatePodSandbox(ctx, &api.UpdatePodSandboxRequest{
 		Pod:            &api.PodSandbox{Id: "pod-1", Name: "web", Namespace: "default"},
 		LinuxResources: &api.LinuxResources{Cpu: &api.LinuxCPU{Shares: &api.OptionalUInt64{Value: 2048}}}}); err != nil {

@@ -28,6 +28,7 @@ public final class InMemoryBackend implements Backend {
   private final Map<String, Image> images = new ConcurrentHashMap<>();
   private final Map<String, ContainerConfig> configs = new ConcurrentHashMap<>();
   private final Map<String, LinuxContainerResources> resources = new ConcurrentHashMap<>();
+  private final Map<String, LinuxContainerResources> podResources = new ConcurrentHashMap<>();
   private final List<StreamObserver<ContainerEventResponse>> subscribers = new CopyOnWriteArrayList<>();
   private final AtomicInteger nextId = new AtomicInteger();
   private final AtomicInteger calls = new AtomicInteger();
@@ -240,6 +241,20 @@ public final class InMemoryBackend implements Backend {
       return b.build();
     });
     return UpdateContainerResourcesResponse.getDefaultInstance();
+  }
+
+  /** Keeps the pod's new resources, as containerd 2 does, for {@link #podResources}. */
+  @Override
+  public UpdatePodSandboxResourcesResponse updatePodSandboxResources(UpdatePodSandboxResourcesRequest request) {
+    enter();
+    sandbox(request.getPodSandboxId());
+    podResources.put(request.getPodSandboxId(), request.getResources());
+    return UpdatePodSandboxResourcesResponse.getDefaultInstance();
+  }
+
+  /** The pod's resources as the last UpdatePodSandboxResources set them. */
+  public LinuxContainerResources podResources(String sandboxId) {
+    return podResources.getOrDefault(sandboxId, LinuxContainerResources.getDefaultInstance());
   }
 
   /** The config CreateContainer brought, as the runtime received it. */

@@ -12,6 +12,7 @@ import java.util.Map;
  * @param preRun user-supplied script fragments run before the command (CLUSTER_CONFIG, pre-exec)
  * @param command the argv the job executes, launcher and image runner included
  * @param workingDir the directory the command starts in
+ * @param cpus the container's cpuset, which the job pins itself to inside its allocation ({@link CpuPinning}); empty for none
  */
 record JobPlan(SbatchOptions options, Map<String, String> submitEnv, Map<String, String> jobEnv,
-    List<String> preRun, List<String> command, String workingDir) {}
+    List<String> preRun, List<String> command, String workingDir, String cpus) {}

@@ -95,7 +95,8 @@ final class JobPlanner {
       }
     });
     String startDir = runner == ImageRunner.NONE && !workingDir.isEmpty() ? workingDir : defaultWorkingDir;
-    return new JobPlan(options, submitEnv(env), jobEnv, preRun, command, startDir);
+    return new JobPlan(options, submitEnv(env), jobEnv, preRun, command, startDir,
+        container.getLinux().getResources().getCpusetCpus());
   }
 
   /**
@@ -145,7 +146,8 @@ final class JobPlanner {
 
   /**
    * A cpuset (from an NRI plugin or a CPU policy) asks for that many CPUs. sbatch cannot name CPU
-   * ids, so which CPUs the job gets is Slurm's choice (its select and task plugins), not the list.
+   * ids: which CPUs the job gets is Slurm's choice, and the job pins itself to the ids only when they
+   * are among them ({@link CpuPinning}).
    */
   private static long cpusetCpus(String cpuset) {
     try {

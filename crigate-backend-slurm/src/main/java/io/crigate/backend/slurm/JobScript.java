@@ -19,6 +19,9 @@ final class JobScript {
       // Names are checked against [A-Za-z_][A-Za-z0-9_]* by the planner; values are quoted.
       script.append("export ").append(env.getKey()).append('=').append(ShellQuote.quote(env.getValue())).append('\n');
     }
+    if (!plan.cpus().isEmpty()) {
+      script.append(CpuPinning.fragment(plan.cpus()));
+    }
     for (String fragment : plan.preRun()) {
       script.append(fragment).append('\n');
     }

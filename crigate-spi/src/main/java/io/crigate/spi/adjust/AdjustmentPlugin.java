@@ -49,6 +49,22 @@ public interface AdjustmentPlugin extends AutoCloseable {
     return PluginResult.NONE;
   }
 
+  /**
+   * Before a caller's (the kubelet's) pod-level resource update reaches the runtime. Neither CRI nor
+   * NRI lets the answer change the pod's resources; only updates of containers count.
+   *
+   * @param overhead the pod's overhead as requested, {@link LinuxResources#NONE} if none
+   * @param resources the pod's new resources as requested
+   */
+  default PluginResult updatePodSandboxResources(PodContext pod, LinuxResources overhead, LinuxResources resources) {
+    return PluginResult.NONE;
+  }
+
+  /** After the pod's resources were updated. Only updates count. */
+  default PluginResult postUpdatePodSandboxResources(PodContext pod) {
+    return PluginResult.NONE;
+  }
+
   /** Before the container is created: the place to assign CPUs, memory nodes, limits and env. */
   default PluginResult createContainer(PodContext pod, ContainerContext container) {
     return PluginResult.NONE;

@@ -16,5 +16,8 @@ public enum LifecycleEvent {
   UPDATE_CONTAINER_RESOURCES,
   POST_UPDATE_CONTAINER_RESOURCES,
   STOP_CONTAINER,
-  REMOVE_CONTAINER
+  REMOVE_CONTAINER,
+  /** The kubelet resizes the pod (CRI UpdatePodSandboxResources); before the runtime acts. */
+  UPDATE_POD_SANDBOX_RESOURCES,
+  POST_UPDATE_POD_SANDBOX_RESOURCES
 }

@@ -78,6 +78,15 @@ public final class PluginChain implements AutoCloseable {
     return run(LifecycleEvent.REMOVE_POD_SANDBOX, pod(pod), "", p -> p.removePodSandbox(pod));
   }
 
+  public PluginResult updatePodSandboxResources(PodContext pod, LinuxResources overhead, LinuxResources resources) {
+    return run(LifecycleEvent.UPDATE_POD_SANDBOX_RESOURCES, pod(pod), "",
+        p -> p.updatePodSandboxResources(pod, overhead, resources));
+  }
+
+  public PluginResult postUpdatePodSandboxResources(PodContext pod) {
+    return run(LifecycleEvent.POST_UPDATE_POD_SANDBOX_RESOURCES, pod(pod), "", p -> p.postUpdatePodSandboxResources(pod));
+  }
+
   public PluginResult createContainer(PodContext pod, ContainerContext container) {
     return run(LifecycleEvent.CREATE_CONTAINER, container(container), container.id(), p -> p.createContainer(pod, container));
   }
