@@ -1,9 +1,12 @@
 package io.crigate.interlink.plugin;
 
 import io.crigate.interlink.wire.PingResponse;
+import io.fabric8.kubernetes.api.model.Quantity;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The plugin's own settings.
@@ -17,6 +20,18 @@ import java.util.List;
  */
 public record PluginSettings(Path volumeDir, Path logDir, Duration pollInterval, String runtimeHandler,
     PingResponse.Resources resources, List<PingResponse.Taint> taints) {
+
+  /** The capacity this plugin reports, as quantities: what a container's unset limit stands for. */
+  Map<String, Quantity> allocatable() {
+    Map<String, Quantity> amounts = new LinkedHashMap<>();
+    if (resources != null && resources.cpu() != null) {
+      amounts.put("cpu", new Quantity(resources.cpu()));
+    }
+    if (resources != null && resources.memory() != null) {
+      amounts.put("memory", new Quantity(resources.memory()));
+    }
+    return amounts;
+  }
 
   public static PluginSettings under(Path dir) {
     return new PluginSettings(dir.resolve("volumes"), dir.resolve("logs"), Duration.ofMillis(500), "",

@@ -15,6 +15,7 @@ import io.crigate.api.cri.v1.NamespaceOption;
 import io.crigate.api.cri.v1.PodSandboxConfig;
 import io.crigate.api.cri.v1.PodSandboxMetadata;
 import io.crigate.interlink.wire.BadRequest;
+import io.crigate.interlink.wire.DownwardApi;
 import io.crigate.interlink.wire.RetrievedContainer;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -51,9 +52,12 @@ final class PodTranslator {
   private static final long CPU_PERIOD = 100_000;
 
   private final String runtimeHandler;
+  /** What a resourceFieldRef of a limit the container does not set resolves to, as on a kubelet. */
+  private final Map<String, Quantity> allocatable;
 
-  PodTranslator(String runtimeHandler) {
+  PodTranslator(String runtimeHandler, Map<String, Quantity> allocatable) {
     this.runtimeHandler = runtimeHandler;
+    this.allocatable = allocatable;
   }
 
   String runtimeHandler() {
@@ -212,7 +216,7 @@ final class PodTranslator {
     }
   }
 
-  private static Map<String, String> env(Pod pod, Container c, String field, List<ConfigMap> maps, List<Secret> secrets) {
+  private Map<String, String> env(Pod pod, Container c, String field, List<ConfigMap> maps, List<Secret> secrets) {
     Map<String, String> env = new LinkedHashMap<>();
     List<EnvFromSource> from = c.getEnvFrom() == null ? List.of() : c.getEnvFrom();
     for (int i = 0; i < from.size(); i++) {
@@ -246,7 +250,7 @@ final class PodTranslator {
         throw new BadRequest(where + ".name", "is required");
       }
       String value = var.getValueFrom() == null ? Objects.requireNonNullElse(var.getValue(), "")
-          : valueFrom(pod, var.getValueFrom(), where + ".valueFrom", maps, secrets);
+          : valueFrom(pod, c.getName(), var.getValueFrom(), where + ".valueFrom", maps, secrets);
       if (value != null) {
         env.put(var.getName(), value);
       }
@@ -254,7 +258,7 @@ final class PodTranslator {
     return env;
   }
 
-  private static String valueFrom(Pod pod, EnvVarSource source, String where, List<ConfigMap> maps, List<Secret> secrets) {
+  private String valueFrom(Pod pod, String container, EnvVarSource source, String where, List<ConfigMap> maps, List<Secret> secrets) {
     if (source.getConfigMapKeyRef() != null) {
       var ref = source.getConfigMapKeyRef();
       ConfigMap map = configMap(maps, ref.getName());
@@ -276,27 +280,20 @@ final class PodTranslator {
       return value == null ? null : decode(value, where);
     }
     if (source.getFieldRef() != null) {
-      String path = source.getFieldRef().getFieldPath();
-      var meta = pod.getMetadata();
-      return switch (path) {
-        case "metadata.name" -> meta.getName();
-        case "metadata.namespace" -> namespace(pod);
-        case "metadata.uid" -> meta.getUid();
-        case "spec.nodeName" -> Objects.requireNonNullElse(pod.getSpec().getNodeName(), "");
-        case "spec.serviceAccountName" -> Objects.requireNonNullElse(pod.getSpec().getServiceAccountName(), "");
-        default -> fieldFromMap(path, meta.getLabels(), meta.getAnnotations(), where);
-      };
+      try {
+        return DownwardApi.field(pod, source.getFieldRef().getFieldPath());
+      } catch (IllegalArgumentException e) {
+        throw new BadRequest(where + ".fieldRef.fieldPath", e.getMessage());
+      }
     }
-    throw new BadRequest(where, "only configMapKeyRef, secretKeyRef and fieldRef are supported");
-  }
-
-  private static String fieldFromMap(String path, Map<String, String> labels, Map<String, String> annotations, String where) {
-    var match = java.util.regex.Pattern.compile("metadata\\.(labels|annotations)\\['(.+)'\\]").matcher(path);
-    if (!match.matches()) {
-      throw new BadRequest(where + ".fieldRef.fieldPath", "'%s' is not supported".formatted(path));
+    if (source.getResourceFieldRef() != null) {
+      try {
+        return DownwardApi.resource(pod, container, source.getResourceFieldRef(), allocatable);
+      } catch (IllegalArgumentException e) {
+        throw new BadRequest(where + ".resourceFieldRef", e.getMessage());
+      }
     }
-    Map<String, String> source = match.group(1).equals("labels") ? labels : annotations;
-    return source == null ? "" : source.getOrDefault(match.group(2), "");
+    throw new BadRequest(where, "only configMapKeyRef, secretKeyRef, fieldRef and resourceFieldRef are supported");
   }
 
   private static ConfigMap configMap(List<ConfigMap> maps, String name) {
