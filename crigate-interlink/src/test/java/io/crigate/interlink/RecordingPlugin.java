@@ -25,6 +25,10 @@ public final class RecordingPlugin implements PluginApi {
   public final List<List<Pod>> statusAsked = new ArrayList<>();
   public final List<LogRequest> logsAsked = new ArrayList<>();
   public int pings;
+  /** What the ping says about taking a created pod's volumes again (crigate's plugin does). */
+  public volatile boolean volumeRefresh = true;
+  /** When set, every pod is reported running (else terminated with exit code 3). */
+  public volatile boolean running;
   /** When set, the next delete fails as a broken plugin would (answered 500). */
   public volatile boolean failDelete;
 
@@ -49,8 +53,10 @@ public final class RecordingPlugin implements PluginApi {
     return pods.stream().map(p -> new PodStatusReport(p.getMetadata().getName(), p.getMetadata().getUid(),
         p.getMetadata().getNamespace(), "42",
         List.of(new ContainerStatusBuilder().withName("main").withReady(false).withRestartCount(0).withImage("busybox")
-            .withImageID("").withState(new ContainerStateBuilder().withNewTerminated().withExitCode(3).withReason("Error")
-                .withStartedAt("2026-07-14T10:00:00Z").withFinishedAt("2026-07-14T10:00:01Z").endTerminated().build())
+            .withImageID("").withState(running
+                ? new ContainerStateBuilder().withNewRunning().withStartedAt("2026-07-14T10:00:00Z").endRunning().build()
+                : new ContainerStateBuilder().withNewTerminated().withExitCode(3).withReason("Error")
+                    .withStartedAt("2026-07-14T10:00:00Z").withFinishedAt("2026-07-14T10:00:01Z").endTerminated().build())
             .build()),
         List.of())).toList();
   }
@@ -64,7 +70,8 @@ public final class RecordingPlugin implements PluginApi {
   @Override
   public synchronized PingResponse ping() {
     pings++;
-    return PingResponse.ok(new PingResponse.Resources("8", "16Gi", "110", List.of()),
+    PingResponse ping = PingResponse.ok(new PingResponse.Resources("8", "16Gi", "110", List.of()),
         List.of(new PingResponse.Taint("virtual-node.interlink/no-schedule", "true", "NoSchedule")));
+    return volumeRefresh ? ping.withVolumeRefresh() : ping;
   }
 }

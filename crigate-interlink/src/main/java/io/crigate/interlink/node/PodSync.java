@@ -3,10 +3,13 @@ package io.crigate.interlink.node;
 import io.crigate.interlink.wire.CreateStruct;
 import io.crigate.interlink.wire.PodCreateRequests;
 import io.crigate.interlink.wire.PodReferences;
+import io.crigate.interlink.wire.PluginCallFailed;
 import io.crigate.interlink.wire.PodStatusReport;
+import io.crigate.interlink.wire.RetrievedPodData;
 import io.crigate.spi.CrigateException;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -15,12 +18,14 @@ import io.fabric8.kubernetes.client.dsl.base.PatchContext;
 import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,11 +38,16 @@ import org.slf4j.LoggerFactory;
 final class PodSync {
 
   static final String JOB_ANNOTATION = "interlink.crigate.io/job-id";
+  /** How soon a refresh that failed is tried again. */
+  private static final java.time.Duration REFRESH_RETRY = java.time.Duration.ofSeconds(10);
   private static final Logger LOG = LoggerFactory.getLogger(PodSync.class);
 
   private final KubernetesClient kube;
   private final ApiClient api;
   private final Clock clock;
+  private final ProjectedFiles projected;
+  private final VolumeRefreshes refreshes;
+  private final BooleanSupplier pluginRefreshes;
   private final Set<String> deleting = ConcurrentHashMap.newKeySet();
   /**
    * Pods this process created (uid to job id): the informer may still hand over a copy from before
@@ -45,10 +55,15 @@ final class PodSync {
    */
   private final Map<String, String> createdHere = new ConcurrentHashMap<>();
 
-  PodSync(KubernetesClient kube, ApiClient api, Clock clock) {
+  /** @param pluginRefreshes whether the plugin (as its last ping said) takes a pod's volumes again */
+  PodSync(KubernetesClient kube, ApiClient api, Clock clock, ProjectedFiles projected, VolumeRefreshes refreshes,
+      BooleanSupplier pluginRefreshes) {
     this.kube = kube;
     this.api = api;
     this.clock = clock;
+    this.projected = projected;
+    this.refreshes = refreshes;
+    this.pluginRefreshes = pluginRefreshes;
   }
 
   /** A pod bound to this node was seen (added, updated, or listed after a restart). */
@@ -57,15 +72,25 @@ final class PodSync {
       delete(pod, true);
       return;
     }
-    if (created(pod) || PodPhases.terminal(pod)) {
+    String uid = pod.getMetadata().getUid();
+    if (PodPhases.terminal(pod)) {
+      refreshes.cancel(uid);
       return;
     }
-    String uid = pod.getMetadata().getUid();
+    if (created(pod)) {
+      // a pod created before a restart: its tokens are issued anew and sent at once
+      if (!createdHere.containsKey(uid) && !refreshes.scheduled(uid) && hasTokens(pod) && pluginRefreshes.getAsBoolean()) {
+        refreshes.schedule(uid, clock.instant(), () -> resend(pod));
+      }
+      return;
+    }
     String job = createdHere.get(uid);
     if (job == null) {
       CreateStruct answer;
+      Sent sent;
       try {
-        answer = api.create(request(pod));
+        sent = request(pod, false);
+        answer = api.create(sent.request());
       } catch (CrigateException.Unavailable e) {
         LOG.warn("pod {}/{}: interLink API unavailable, retrying on the next resync: {}", ns(pod), name(pod), e.getMessage());
         return;
@@ -76,6 +101,7 @@ final class PodSync {
       }
       job = answer.podJid() == null || answer.podJid().isEmpty() ? "created" : answer.podJid();
       createdHere.put(uid, job);
+      scheduleRefresh(pod, sent.refreshAt());
     }
     // a merge patch carries no resourceVersion: the status poll writing at the same time is no
     // conflict. If it fails, the next event or resync of the pod writes it again; nothing is re-created.
@@ -86,6 +112,7 @@ final class PodSync {
   /** Gone from the API server, or marked for deletion: cancel the job, then finalise the pod. */
   void delete(Pod pod, boolean finalise) {
     String uid = pod.getMetadata().getUid();
+    refreshes.cancel(uid);
     if (!deleting.add(uid)) {
       return;
     }
@@ -150,14 +177,72 @@ final class PodSync {
     }
   }
 
-  /** The pod with every ConfigMap and Secret it names, read from the API server as the VK does. */
-  private PodCreateRequests request(Pod pod) {
+  /**
+   * Sends the pod's projected volumes again, with fresh tokens, as a /create marked with {@link
+   * RetrievedPodData#VOLUME_REFRESH_ANNOTATION}. The pod is read again first: one deleted or ended meanwhile gets nothing.
+   */
+  private void resend(Pod seen) {
+    String uid = seen.getMetadata().getUid();
+    Pod pod = kube.pods().inNamespace(ns(seen)).withName(name(seen)).get();
+    if (pod == null || !uid.equals(pod.getMetadata().getUid()) || pod.getMetadata().getDeletionTimestamp() != null
+        || PodPhases.terminal(pod) || !pluginRefreshes.getAsBoolean()) {
+      return;
+    }
+    Pod marked = new PodBuilder(pod).editMetadata().addToAnnotations(RetrievedPodData.VOLUME_REFRESH_ANNOTATION, clock.instant().toString())
+        .endMetadata().build();
+    try {
+      Sent sent = request(marked, true);
+      api.create(sent.request());
+      LOG.info("pod {}/{}: projected volumes sent again with fresh tokens; next time at {}", ns(pod), name(pod),
+          sent.refreshAt());
+      scheduleRefresh(pod, sent.refreshAt());
+    } catch (PluginCallFailed e) {
+      if (e.status() == 404) {
+        LOG.info("pod {}/{}: the plugin no longer knows it; its volumes are not sent again", ns(pod), name(pod));
+        return;
+      }
+      LOG.warn("pod {}/{}: volumes not sent again ({}), retrying", ns(pod), name(pod), e.status());
+      refreshes.schedule(uid, clock.instant().plus(REFRESH_RETRY), () -> resend(pod));
+    } catch (RuntimeException e) {
+      LOG.warn("pod {}/{}: volumes not sent again, retrying: {}", ns(pod), name(pod), e.getMessage());
+      refreshes.schedule(uid, clock.instant().plus(REFRESH_RETRY), () -> resend(pod));
+    }
+  }
+
+  private void scheduleRefresh(Pod pod, Instant at) {
+    if (at != null) {
+      refreshes.schedule(pod.getMetadata().getUid(), at, () -> resend(pod));
+    }
+  }
+
+  private static boolean hasTokens(Pod pod) {
+    return pod.getSpec().getVolumes() != null && pod.getSpec().getVolumes().stream()
+        .filter(v -> v.getProjected() != null && v.getProjected().getSources() != null)
+        .anyMatch(v -> v.getProjected().getSources().stream().anyMatch(src -> src.getServiceAccountToken() != null));
+  }
+
+  /**
+   * The pod with every ConfigMap and Secret it names, read from the API server as the VK does, and
+   * its projected volumes' files (tokens included; the request is never logged).
+   */
+  private Sent request(Pod pod, boolean refresh) {
     PodReferences refs = PodReferences.of(pod);
     List<ConfigMap> configMaps = refs.configMaps().stream()
         .map(n -> kube.configMaps().inNamespace(ns(pod)).withName(n).get()).filter(Objects::nonNull).toList();
     List<Secret> secrets = refs.secrets().stream()
         .map(n -> kube.secrets().inNamespace(ns(pod)).withName(n).get()).filter(Objects::nonNull).toList();
-    return new PodCreateRequests(pod, configMaps, secrets, ProjectedFiles.of(pod, kube), "");
+    ProjectedFiles.Projected files = projected.of(pod, pluginRefreshes.getAsBoolean() || refresh);
+    return new Sent(new PodCreateRequests(ProjectedFiles.withDownwardVolumesProjected(pod), configMaps, secrets,
+        files.maps(), ""), files.refreshAt());
+  }
+
+  /** A create request and when its tokens are to be sent again (null: never). */
+  private record Sent(PodCreateRequests request, Instant refreshAt) {
+
+    @Override
+    public String toString() {
+      return "Sent[pod=" + request.pod().getMetadata().getUid() + ", refreshAt=" + refreshAt + "]";
+    }
   }
 
   private static String ns(Pod pod) {

@@ -1,76 +1,156 @@
 package io.crigate.interlink.node;
 
+import io.crigate.interlink.wire.DownwardApi;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.DownwardAPIVolumeFile;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeProjection;
+import io.fabric8.kubernetes.api.model.VolumeProjectionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A pod's projected volumes as interLink hands them to a plugin: one ConfigMap per volume, named
- * after it, one entry per file. ConfigMap and Secret sources are read from the API server, the
- * namespace/name/uid downward files from the pod. Service account tokens are not issued (the
- * node asks no TokenRequest), so a projected kube-api-access volume holds ca.crt and namespace.
+ * A pod's projected and downwardAPI volumes as interLink hands them to a plugin: one ConfigMap per
+ * volume, named after it, one entry per file (keyed by its path). Service account tokens come from
+ * the TokenRequest API, ConfigMap and Secret sources from the API server (with {@code items} and
+ * {@code optional}), downward API files from the pod. File modes stay in the pod spec, where the
+ * plugin reads them.
  */
 final class ProjectedFiles {
 
-  private ProjectedFiles() {}
+  private static final Logger LOG = LoggerFactory.getLogger(ProjectedFiles.class);
 
-  static List<ConfigMap> of(Pod pod, KubernetesClient kube) {
+  private final KubernetesClient kube;
+  private final ServiceAccountTokens tokens;
+  private final Supplier<Map<String, Quantity>> allocatable;
+
+  /** @param allocatable the node's allocatable resources, read only when a resourceFieldRef needs them */
+  ProjectedFiles(KubernetesClient kube, ServiceAccountTokens tokens, Supplier<Map<String, Quantity>> allocatable) {
+    this.kube = kube;
+    this.tokens = tokens;
+    this.allocatable = allocatable;
+  }
+
+  /**
+   * The files of every projected and downwardAPI volume of the pod, and when the earliest token in
+   * them is to be sent again (null: none is).
+   *
+   * @param refreshable whether the plugin takes the files again (else tokens are issued as interLink does)
+   */
+  Projected of(Pod pod, boolean refreshable) {
     List<ConfigMap> maps = new ArrayList<>();
-    List<Volume> volumes = pod.getSpec().getVolumes() == null ? List.of() : pod.getSpec().getVolumes();
-    for (Volume volume : volumes) {
-      if (volume.getProjected() == null) {
+    Instant refreshAt = null;
+    for (Volume volume : nullSafe(pod.getSpec().getVolumes())) {
+      List<VolumeProjection> sources;
+      if (volume.getProjected() != null) {
+        sources = nullSafe(volume.getProjected().getSources());
+      } else if (volume.getDownwardAPI() != null) {
+        sources = List.of(downwardSource(volume));
+      } else {
         continue;
       }
       Map<String, String> files = new LinkedHashMap<>();
-      List<VolumeProjection> sources = volume.getProjected().getSources() == null ? List.of() : volume.getProjected().getSources();
       for (VolumeProjection source : sources) {
-        if (source.getConfigMap() != null) {
-          ConfigMap map = kube.configMaps().inNamespace(pod.getMetadata().getNamespace())
-              .withName(source.getConfigMap().getName()).get();
-          if (map != null && map.getData() != null) {
-            put(files, map.getData(), source.getConfigMap().getItems());
+        String where = "volume %s".formatted(volume.getName());
+        if (source.getServiceAccountToken() != null) {
+          ServiceAccountTokens.Issued token = tokens.issue(pod, source.getServiceAccountToken(), refreshable);
+          files.put(source.getServiceAccountToken().getPath(), token.value());
+          if (refreshable && (refreshAt == null || token.refreshAt().isBefore(refreshAt))) {
+            refreshAt = token.refreshAt();
           }
-        }
-        if (source.getSecret() != null) {
-          Secret secret = kube.secrets().inNamespace(pod.getMetadata().getNamespace())
-              .withName(source.getSecret().getName()).get();
-          if (secret != null && secret.getData() != null) {
+        } else if (source.getConfigMap() != null) {
+          var ref = source.getConfigMap();
+          ConfigMap map = kube.configMaps().inNamespace(pod.getMetadata().getNamespace()).withName(ref.getName()).get();
+          if (map == null) {
+            missing(Boolean.TRUE.equals(ref.getOptional()), "%s: ConfigMap %s not found".formatted(where, ref.getName()));
+          } else {
+            put(files, nullSafe(map.getData()), ref.getItems(), Boolean.TRUE.equals(ref.getOptional()), where);
+          }
+        } else if (source.getSecret() != null) {
+          var ref = source.getSecret();
+          Secret secret = kube.secrets().inNamespace(pod.getMetadata().getNamespace()).withName(ref.getName()).get();
+          if (secret == null) {
+            missing(Boolean.TRUE.equals(ref.getOptional()), "%s: Secret %s not found".formatted(where, ref.getName()));
+          } else {
             Map<String, String> decoded = new LinkedHashMap<>();
-            secret.getData().forEach((k, v) -> decoded.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
-            put(files, decoded, source.getSecret().getItems());
+            nullSafe(secret.getData()).forEach((k, v) ->
+                decoded.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+            nullSafe(secret.getStringData()).forEach(decoded::put);
+            put(files, decoded, ref.getItems(), Boolean.TRUE.equals(ref.getOptional()), where);
           }
-        }
-        if (source.getDownwardAPI() != null && source.getDownwardAPI().getItems() != null) {
-          source.getDownwardAPI().getItems().stream().filter(item -> item.getFieldRef() != null).forEach(item -> {
-            String value = switch (item.getFieldRef().getFieldPath()) {
-              case "metadata.namespace" -> pod.getMetadata().getNamespace();
-              case "metadata.name" -> pod.getMetadata().getName();
-              case "metadata.uid" -> pod.getMetadata().getUid();
-              default -> null;
-            };
-            if (value != null) {
-              files.put(item.getPath(), value);
-            }
-          });
+        } else if (source.getDownwardAPI() != null) {
+          for (DownwardAPIVolumeFile item : nullSafe(source.getDownwardAPI().getItems())) {
+            files.put(item.getPath(), downward(pod, item, where));
+          }
+        } else {
+          LOG.warn("pod {}/{} {}: a projected source this node cannot provide is left out",
+              pod.getMetadata().getNamespace(), pod.getMetadata().getName(), where);
         }
       }
       maps.add(new ConfigMapBuilder().withNewMetadata().withName(volume.getName()).endMetadata().withData(files).build());
     }
-    return maps;
+    return new Projected(maps, refreshAt);
   }
 
-  private static void put(Map<String, String> files, Map<String, String> data, List<KeyToPath> items) {
+  /**
+   * The pod as it is sent: each downwardAPI volume becomes a projected volume with one downwardAPI
+   * source (same items and modes), as interLink's virtual kubelet sends it, because interLink's API
+   * server and Slurm plugin hand a plugin the files of projected volumes only.
+   */
+  static Pod withDownwardVolumesProjected(Pod pod) {
+    if (nullSafe(pod.getSpec().getVolumes()).stream().noneMatch(v -> v.getDownwardAPI() != null)) {
+      return pod;
+    }
+    Pod copy = new PodBuilder(pod).build();
+    copy.getSpec().setVolumes(copy.getSpec().getVolumes().stream().map(v -> v.getDownwardAPI() == null ? v
+        : new VolumeBuilder().withName(v.getName()).withNewProjected().withDefaultMode(v.getDownwardAPI().getDefaultMode())
+            .withSources(downwardSource(v)).endProjected().build()).toList());
+    return copy;
+  }
+
+  private static VolumeProjection downwardSource(Volume volume) {
+    return new VolumeProjectionBuilder().withNewDownwardAPI().withItems(volume.getDownwardAPI().getItems())
+        .endDownwardAPI().build();
+  }
+
+  private String downward(Pod pod, DownwardAPIVolumeFile item, String where) {
+    try {
+      if (item.getFieldRef() != null) {
+        return DownwardApi.field(pod, item.getFieldRef().getFieldPath());
+      }
+      if (item.getResourceFieldRef() != null) {
+        return DownwardApi.resource(pod, "", item.getResourceFieldRef(), allocatable.get());
+      }
+    } catch (IllegalArgumentException e) {
+      throw new IllegalStateException("%s, file %s: %s".formatted(where, item.getPath(), e.getMessage()));
+    }
+    throw new IllegalStateException("%s, file %s: neither fieldRef nor resourceFieldRef".formatted(where, item.getPath()));
+  }
+
+  private static void missing(boolean optional, String reason) {
+    if (!optional) {
+      throw new IllegalStateException(reason);
+    }
+  }
+
+  private static void put(Map<String, String> files, Map<String, String> data, List<KeyToPath> items, boolean optional,
+      String where) {
     if (items == null || items.isEmpty()) {
       files.putAll(data);
       return;
@@ -78,7 +158,26 @@ final class ProjectedFiles {
     for (KeyToPath item : items) {
       if (data.containsKey(item.getKey())) {
         files.put(item.getPath(), data.get(item.getKey()));
+      } else {
+        missing(optional, "%s: key %s not found".formatted(where, item.getKey()));
       }
+    }
+  }
+
+  private static <T> List<T> nullSafe(List<T> list) {
+    return list == null ? List.of() : list;
+  }
+
+  private static <K, V> Map<K, V> nullSafe(Map<K, V> map) {
+    return map == null ? Map.of() : map;
+  }
+
+  /** The volumes' files, and when the earliest token among them must be sent again (null: never). */
+  record Projected(List<ConfigMap> maps, Instant refreshAt) {
+
+    @Override
+    public String toString() {
+      return "Projected[" + maps.size() + " volumes, refreshAt=" + refreshAt + "]";
     }
   }
 }

@@ -4,12 +4,15 @@ import io.crigate.interlink.http.HttpEndpoint;
 import io.crigate.interlink.http.HttpServers;
 import io.crigate.interlink.http.RunningServer;
 import io.crigate.interlink.wire.PingResponse;
+import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -35,6 +38,8 @@ public final class VirtualNode implements AutoCloseable {
   private final ExecutorService events = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("vnode-pods").factory());
   private final ScheduledExecutorService timers =
       Executors.newScheduledThreadPool(2, Thread.ofVirtual().name("vnode-timer-", 0).factory());
+  /** Whether the plugin's last ping said it takes a pod's volumes again (crigate's does). */
+  private volatile boolean pluginRefreshes;
   private SharedIndexInformer<Pod> informer;
   private RunningServer kubelet;
 
@@ -44,7 +49,8 @@ public final class VirtualNode implements AutoCloseable {
     this.settings = settings;
     this.clock = clock;
     this.registration = new NodeRegistration(kube, settings);
-    this.sync = new PodSync(kube, api, clock);
+    ProjectedFiles projected = new ProjectedFiles(kube, new ServiceAccountTokens(kube, clock), this::allocatable);
+    this.sync = new PodSync(kube, api, clock, projected, new VolumeRefreshes(timers, clock), () -> pluginRefreshes);
   }
 
   /** Registers the node, starts watching its pods and serves the kubelet API on {@code kubeletEndpoint}. */
@@ -105,10 +111,19 @@ public final class VirtualNode implements AutoCloseable {
     return pod != null && ours(pod) ? pod : null;
   }
 
+  /** What this node's Node object says is allocatable (a resourceFieldRef of an unset limit). */
+  private Map<String, Quantity> allocatable() {
+    Node node = kube.nodes().withName(settings.nodeName()).get();
+    return node == null || node.getStatus() == null || node.getStatus().getAllocatable() == null ? Map.of()
+        : node.getStatus().getAllocatable();
+  }
+
   /** The plugin's ping, or null when it does not answer (the node then reports NotReady). */
   private PingResponse ping() {
     try {
-      return api.ping();
+      PingResponse ping = api.ping();
+      pluginRefreshes = ping.refreshesVolumes();
+      return ping;
     } catch (RuntimeException e) {
       LOG.warn("virtual node {}: ping failed: {}", settings.nodeName(), e.getMessage());
       return null;

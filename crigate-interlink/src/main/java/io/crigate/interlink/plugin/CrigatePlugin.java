@@ -65,7 +65,7 @@ public final class CrigatePlugin implements PluginApi, AutoCloseable {
     this.backend = backend;
     this.settings = settings;
     this.records = new PodRecords(store);
-    this.translator = new PodTranslator(settings.runtimeHandler());
+    this.translator = new PodTranslator(settings.runtimeHandler(), settings.allocatable());
     this.volumes = new VolumeFiles(settings.volumeDir());
     this.launcher = new PodLauncher(backend, records);
     this.statuses = new StatusReader(backend);
@@ -86,6 +86,9 @@ public final class CrigatePlugin implements PluginApi, AutoCloseable {
     String uid = pod.getMetadata().getUid();
     synchronized (launcher.lock(uid)) {
       PodRecord known = records.get(uid).orElse(null);
+      if (data.isVolumeRefresh()) {
+        return refreshVolumes(known, data);
+      }
       if (known != null) {
         return answer(known);
       }
@@ -118,6 +121,16 @@ public final class CrigatePlugin implements PluginApi, AutoCloseable {
     }
     launcher.advance(uid);
     return answer(records.get(uid).orElseThrow());
+  }
+
+  /** A created pod's projected volumes sent again (fresh tokens): their files are rewritten in place. */
+  private CreateStruct refreshVolumes(PodRecord known, RetrievedPodData data) {
+    String uid = data.pod().getMetadata().getUid();
+    if (known == null || known.failure() != null) {
+      throw new NotFound("pod %s is not running here; a volume refresh creates nothing".formatted(uid));
+    }
+    volumes.refresh(data.pod(), data.containersOrEmpty());
+    return answer(known);
   }
 
   private void createInBackend(PodRecord record, PodPlan plan, Path logDir) {
@@ -277,7 +290,7 @@ public final class CrigatePlugin implements PluginApi, AutoCloseable {
 
   @Override
   public PingResponse ping() {
-    return PingResponse.ok(settings.resources(), settings.taints());
+    return PingResponse.ok(settings.resources(), settings.taints()).withVolumeRefresh();
   }
 
   private void advanceAll() {

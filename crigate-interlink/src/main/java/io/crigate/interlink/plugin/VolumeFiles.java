@@ -7,11 +7,13 @@ import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeProjection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Base64;
 import java.util.Comparator;
@@ -120,19 +122,80 @@ final class VolumeFiles {
       return;
     }
     if (volume.getProjected() != null || volume.getDownwardAPI() != null) {
-      // interLink resolves projected sources itself and sends the files, named after the volume.
-      ConfigMap map = find(data.stream().flatMap(c -> nullSafe(c.projectedvolumemaps()).stream()), volume.getName());
-      if (map == null) {
-        throw new BadRequest(field, "projected volume '%s' was not sent with the pod (projectedvolumemaps)"
-            .formatted(volume.getName()));
-      }
-      Map<String, byte[]> files = new LinkedHashMap<>();
-      nullSafe(map.getData()).forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
-      writeFiles(dir, files, volume.getProjected() == null ? null : volume.getProjected().getDefaultMode());
+      writeProjected(volume, field, dir, data);
       return;
     }
     throw new BadRequest(field, "volume '%s' has a type this plugin cannot provide (supported: configMap, secret, "
         + "projected, downwardAPI, emptyDir, hostPath)".formatted(volume.getName()));
+  }
+
+  /**
+   * Rewrites the files of a created pod's projected and downwardAPI volumes (fresh service account
+   * tokens, changed labels): each file is replaced whole by a rename, so a job never reads half a token.
+   */
+  void refresh(Pod pod, List<RetrievedContainer> data) {
+    List<Volume> volumes = pod.getSpec().getVolumes() == null ? List.of() : pod.getSpec().getVolumes();
+    for (int i = 0; i < volumes.size(); i++) {
+      Volume volume = volumes.get(i);
+      if (volume.getProjected() == null && volume.getDownwardAPI() == null) {
+        continue;
+      }
+      Path dir = podDir(pod.getMetadata().getUid()).resolve(volume.getName());
+      if (!Files.isDirectory(dir)) {
+        throw new BadRequest("pod.spec.volumes[%d]".formatted(i), "volume '%s' was not created with the pod".formatted(volume.getName()));
+      }
+      try {
+        writeProjected(volume, "pod.spec.volumes[%d]".formatted(i), dir, data);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot rewrite volume " + volume.getName() + " of pod " + pod.getMetadata().getUid(), e);
+      }
+    }
+  }
+
+  /**
+   * interLink resolves projected sources itself and sends the files, named after the volume; the
+   * modes are the pod spec's: an item's {@code mode}, else the volume's {@code defaultMode}, else 0644.
+   */
+  private static void writeProjected(Volume volume, String field, Path dir, List<RetrievedContainer> data) throws IOException {
+    ConfigMap map = find(data.stream().flatMap(c -> nullSafe(c.projectedvolumemaps()).stream()), volume.getName());
+    if (map == null) {
+      throw new BadRequest(field, "projected volume '%s' was not sent with the pod (projectedvolumemaps)"
+          .formatted(volume.getName()));
+    }
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    nullSafe(map.getData()).forEach((k, v) -> files.put(k, v.getBytes(StandardCharsets.UTF_8)));
+    nullSafe(map.getBinaryData()).forEach((k, v) -> files.put(k, decode(v, field, k)));
+    Integer defaultMode = volume.getProjected() != null ? volume.getProjected().getDefaultMode()
+        : volume.getDownwardAPI().getDefaultMode();
+    Map<String, Integer> modes = itemModes(volume);
+    for (var file : files.entrySet()) {
+      writeFiles(dir, Map.of(file.getKey(), file.getValue()), modes.getOrDefault(file.getKey(), defaultMode));
+    }
+  }
+
+  /** The {@code mode} of each item that sets one, by the path it is written to. */
+  private static Map<String, Integer> itemModes(Volume volume) {
+    Map<String, Integer> modes = new LinkedHashMap<>();
+    if (volume.getDownwardAPI() != null) {
+      nullSafe(volume.getDownwardAPI().getItems()).stream().filter(i -> i.getMode() != null)
+          .forEach(i -> modes.put(i.getPath(), i.getMode()));
+      return modes;
+    }
+    for (VolumeProjection source : nullSafe(volume.getProjected().getSources())) {
+      if (source.getConfigMap() != null) {
+        nullSafe(source.getConfigMap().getItems()).stream().filter(i -> i.getMode() != null)
+            .forEach(i -> modes.put(i.getPath(), i.getMode()));
+      }
+      if (source.getSecret() != null) {
+        nullSafe(source.getSecret().getItems()).stream().filter(i -> i.getMode() != null)
+            .forEach(i -> modes.put(i.getPath(), i.getMode()));
+      }
+      if (source.getDownwardAPI() != null) {
+        nullSafe(source.getDownwardAPI().getItems()).stream().filter(i -> i.getMode() != null)
+            .forEach(i -> modes.put(i.getPath(), i.getMode()));
+      }
+    }
+    return modes;
   }
 
   private static ConfigMap find(Stream<ConfigMap> maps, String name) {
@@ -176,8 +239,15 @@ final class VolumeFiles {
         throw new BadRequest("path", "'%s' leaves the volume directory".formatted(file.getKey()));
       }
       Files.createDirectories(target.getParent());
-      Files.write(target, file.getValue());
-      Files.setPosixFilePermissions(target, PosixFilePermissions.fromString(permissions(mode == null ? 0644 : mode)));
+      // written beside and renamed over: a reader sees the old file or the new one, never a part
+      Path next = Files.createTempFile(target.getParent(), ".next-", "");
+      try {
+        Files.write(next, file.getValue());
+        Files.setPosixFilePermissions(next, PosixFilePermissions.fromString(permissions(mode == null ? 0644 : mode)));
+        Files.move(next, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } finally {
+        Files.deleteIfExists(next);
+      }
     }
   }
 

@@ -1,10 +1,21 @@
 package io.crigate.interlink.wire;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 
-/** The answer to a ping ({@code GET /status} with {@code []}): health, resources and node taints. */
-public record PingResponse(String status, Resources resources, List<Taint> taints) {
+/**
+ * The answer to a ping ({@code GET /status} with {@code []}): health, resources and node taints.
+ * {@code crigateVolumeRefresh} is crigate's own key (Go's decoder ignores it): the plugin takes a
+ * created pod's projected volumes again through a /create marked as a refresh, so the virtual node
+ * may issue tokens with their real lifetime and re-send them before they expire.
+ */
+public record PingResponse(String status, Resources resources, List<Taint> taints,
+    @JsonProperty("crigateVolumeRefresh") Boolean volumeRefresh) {
+
+  public PingResponse(String status, Resources resources, List<Taint> taints) {
+    this(status, resources, taints, null);
+  }
 
   public record Resources(String cpu, String memory, String pods, List<Accelerator> accelerators) {}
 
@@ -27,6 +38,14 @@ public record PingResponse(String status, Resources resources, List<Taint> taint
       // the body is the status
     }
     return new PingResponse(body.strip(), null, null);
+  }
+
+  public PingResponse withVolumeRefresh() {
+    return new PingResponse(status, resources, taints, true);
+  }
+
+  public boolean refreshesVolumes() {
+    return Boolean.TRUE.equals(volumeRefresh);
   }
 
   public Map<String, String> capacity() {

@@ -9,6 +9,18 @@ import java.util.List;
  */
 public record RetrievedPodData(Pod pod, List<RetrievedContainer> container) {
 
+  /**
+   * crigate's mark on a /create that only re-sends a created pod's projected volumes (fresh service
+   * account tokens): the plugin rewrites their files and never creates a pod from it. An annotation,
+   * because the pod is all of the body that interLink's API server passes on.
+   */
+  public static final String VOLUME_REFRESH_ANNOTATION = "interlink.crigate.io/volume-refresh";
+
+  public boolean isVolumeRefresh() {
+    return pod != null && pod.getMetadata() != null && pod.getMetadata().getAnnotations() != null
+        && pod.getMetadata().getAnnotations().containsKey(VOLUME_REFRESH_ANNOTATION);
+  }
+
   public List<RetrievedContainer> containersOrEmpty() {
     return container == null ? List.of() : container;
   }

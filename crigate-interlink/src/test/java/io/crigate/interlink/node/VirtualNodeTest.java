@@ -9,6 +9,25 @@ import io.crigate.interlink.api.ApiRoutes;
 import io.crigate.interlink.http.HttpEndpoint;
 import io.crigate.interlink.http.HttpServers;
 import io.crigate.interlink.http.RunningServer;
+import io.crigate.interlink.wire.RetrievedPodData;
+import io.crigate.interlink.wire.WireJson;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -31,6 +50,7 @@ class VirtualNodeTest {
   private static final String NODE = "vnode-test";
 
   KubernetesClient client;
+  KubernetesMockServer server;
 
   private final RecordingPlugin plugin = new RecordingPlugin();
   private RunningServer api;
@@ -122,28 +142,121 @@ class VirtualNodeTest {
     assertThat(plugin.deleted.getFirst().getMetadata().getName()).isEqualTo("vn-delete");
   }
 
-  @Test
-  void aProjectedServiceAccountVolumeReachesThePluginAsFiles() {
-    client.configMaps().inNamespace("default").resource(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
-        .withNewMetadata().withName("kube-root-ca.crt").endMetadata().addToData("ca.crt", "PEM").build()).create();
-    Pod pod = new PodBuilder(pod("vn-projected")).editSpec()
-        .addNewVolume().withName("kube-api-access").withNewProjected()
-        .addNewSource().withNewConfigMap().withName("kube-root-ca.crt").endConfigMap().endSource()
-        .addNewSource().withNewDownwardAPI().addNewItem().withPath("namespace").withNewFieldRef()
-        .withFieldPath("metadata.namespace").endFieldRef().endItem().endDownwardAPI().endSource()
-        .endProjected().endVolume()
-        .editFirstContainer().addNewVolumeMount().withName("kube-api-access")
-        .withMountPath("/var/run/secrets/kubernetes.io/serviceaccount").endVolumeMount().endContainer()
-        .endSpec().build();
+  /** Answers the TokenRequest subresource (CRUD mode does not serve it): token-N, living {@code lifetime}. */
+  private List<String> serveTokens(Duration lifetime) {
+    List<String> asked = new CopyOnWriteArrayList<>();
+    server.expect().post().withPath("/api/v1/namespaces/default/serviceaccounts/robot/token").andReply(201, request -> {
+      asked.add(request.getUtf8Body());
+      return new TokenRequestBuilder().withNewStatus().withToken("secret-token-" + asked.size())
+          .withExpirationTimestamp(Instant.now().plus(lifetime).toString()).endStatus().build();
+    }).always();
+    return asked;
+  }
 
-    client.pods().inNamespace("default").resource(pod).create();
+  private Pod projectedPod(String name) {
+    client.configMaps().inNamespace("default").resource(new ConfigMapBuilder().withNewMetadata().withName("kube-root-ca.crt")
+        .endMetadata().addToData("ca.crt", "PEM").addToData("unused", "x").build()).create();
+    client.secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata().withName("db").endMetadata()
+        .addToData("password", Base64.getEncoder().encodeToString("hunter2".getBytes(StandardCharsets.UTF_8))).build()).create();
+    return new PodBuilder(pod(name)).editMetadata().addToLabels("app", "demo").endMetadata().editSpec()
+        .withServiceAccountName("robot")
+        .addNewVolume().withName("kube-api-access").withNewProjected().withDefaultMode(0644)
+        .addNewSource().withNewServiceAccountToken().withPath("token").withExpirationSeconds(600L)
+        .withAudience("vault").endServiceAccountToken().endSource()
+        .addNewSource().withNewConfigMap().withName("kube-root-ca.crt").addNewItem().withKey("ca.crt").withPath("ca.crt")
+        .endItem().endConfigMap().endSource()
+        .addNewSource().withNewSecret().withName("db").addNewItem().withKey("password").withPath("db/password")
+        .withMode(0600).endItem().endSecret().endSource()
+        .addNewSource().withNewDownwardAPI()
+        .addNewItem().withPath("namespace").withNewFieldRef().withFieldPath("metadata.namespace").endFieldRef().endItem()
+        .addNewItem().withPath("labels").withNewFieldRef().withFieldPath("metadata.labels").endFieldRef().endItem()
+        .addNewItem().withPath("mem").withNewResourceFieldRef().withContainerName("main").withResource("limits.memory")
+        .withDivisor(new Quantity("1Mi")).endResourceFieldRef().endItem()
+        .endDownwardAPI().endSource()
+        .endProjected().endVolume()
+        .addNewVolume().withName("podinfo").withNewDownwardAPI().addNewItem().withPath("name").withNewFieldRef()
+        .withFieldPath("metadata.name").endFieldRef().endItem().endDownwardAPI().endVolume()
+        .editFirstContainer().withNewResources().addToLimits("memory", new Quantity("64Mi")).endResources()
+        .addNewVolumeMount().withName("kube-api-access").withMountPath("/var/run/secrets/kubernetes.io/serviceaccount")
+        .endVolumeMount().addNewVolumeMount().withName("podinfo").withMountPath("/etc/podinfo").endVolumeMount().endContainer()
+        .endSpec().build();
+  }
+
+  private static Map<String, String> files(RetrievedPodData data, String volume) {
+    return data.containersOrEmpty().getFirst().projectedvolumemaps().stream()
+        .filter(m -> m.getMetadata().getName().equals(volume)).findFirst().orElseThrow().getData();
+  }
+
+  @Test
+  void projectedVolumesReachThePluginAsFilesWithAPodBoundTokenThatIsRefreshedAndNeverLogged() throws Exception {
+    ListAppender<ILoggingEvent> logs = captureLogs();
+    List<String> tokenRequests = serveTokens(Duration.ofSeconds(5));
+    plugin.running = true;
+
+    client.pods().inNamespace("default").resource(projectedPod("vn-projected")).create();
 
     await().atMost(Duration.ofSeconds(30)).until(() -> plugin.created.size() == 1);
-    var projected = plugin.created.getFirst().containersOrEmpty().getFirst().projectedvolumemaps();
-    assertThat(projected).singleElement().satisfies(map -> {
-      assertThat(map.getMetadata().getName()).isEqualTo("kube-api-access");
-      assertThat(map.getData()).containsEntry("ca.crt", "PEM").containsEntry("namespace", "default");
+    RetrievedPodData first = plugin.created.getFirst();
+    assertThat(files(first, "kube-api-access")).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "token", "secret-token-1", "ca.crt", "PEM", "db/password", "hunter2", "namespace", "default",
+        "labels", "app=\"demo\"\n", "mem", "64"));
+    // a downwardAPI volume is sent as interLink's VK sends it: a projected volume with its files
+    assertThat(first.pod().getSpec().getVolumes()).filteredOn(v -> v.getName().equals("podinfo")).singleElement()
+        .satisfies(v -> assertThat(v.getProjected().getSources().getFirst().getDownwardAPI()).isNotNull());
+    assertThat(files(first, "podinfo")).containsExactly(Map.entry("name", "vn-projected"));
+    JsonNode asked = WireJson.mapper().readTree(tokenRequests.getFirst());
+    assertThat(asked.at("/spec/expirationSeconds").asLong()).isEqualTo(600);
+    assertThat(asked.at("/spec/audiences/0").asText()).isEqualTo("vault");
+    assertThat(asked.at("/spec/boundObjectRef/kind").asText()).isEqualTo("Pod");
+    assertThat(asked.at("/spec/boundObjectRef/uid").asText()).isEqualTo(first.pod().getMetadata().getUid());
+
+    // refreshed at 80% of the 5 s lifetime, through /create marked as a refresh
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.created.size() >= 2);
+    RetrievedPodData refresh = plugin.created.get(1);
+    assertThat(refresh.isVolumeRefresh()).isTrue();
+    assertThat(refresh.pod().getMetadata().getUid()).isEqualTo(first.pod().getMetadata().getUid());
+    assertThat(files(refresh, "kube-api-access")).containsEntry("token", "secret-token-2");
+
+    client.pods().inNamespace("default").withName("vn-projected").delete();
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.deleted.size() == 1);
+    int sent = plugin.created.size();
+    // two more lifetimes: a refresh still scheduled would have fired by now
+    Thread.sleep(Duration.ofSeconds(10));
+    assertThat(plugin.created).as("nothing is sent for a deleted pod").hasSize(sent);
+
+    assertThat(logs.list).as("log lines were captured").isNotEmpty();
+    assertThat(logs.list).allSatisfy(event -> {
+      assertThat(event.getFormattedMessage()).doesNotContain("secret-token");
+      if (event.getThrowableProxy() != null) {
+        assertThat(event.getThrowableProxy().getMessage()).doesNotContain("secret-token");
+      }
     });
+  }
+
+  @Test
+  void aPluginThatCannotTakeVolumesAgainGetsATokenAsLongLivedAsInterLinksAndNoRefresh() throws Exception {
+    plugin.volumeRefresh = false;
+    plugin.running = true;
+    node.close();
+    node = startNode();
+    List<String> tokenRequests = serveTokens(Duration.ofSeconds(3));
+
+    client.pods().inNamespace("default").resource(projectedPod("vn-no-refresh")).create();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.created.size() == 1);
+    assertThat(WireJson.mapper().readTree(tokenRequests.getFirst()).at("/spec/expirationSeconds").asLong())
+        .isEqualTo(ServiceAccountTokens.WITHOUT_REFRESH_SECONDS);
+    Thread.sleep(Duration.ofSeconds(6));
+    assertThat(plugin.created).as("a plugin that would create the pod again is never sent it again").hasSize(1);
+  }
+
+  private static ListAppender<ILoggingEvent> captureLogs() {
+    Logger crigate = (Logger) LoggerFactory.getLogger("io.crigate");
+    crigate.setLevel(Level.DEBUG);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(appender);
+    return appender;
   }
 
   @Test
