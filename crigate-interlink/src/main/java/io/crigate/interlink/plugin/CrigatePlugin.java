@@ -130,6 +130,7 @@ public final class CrigatePlugin implements PluginApi, AutoCloseable {
       throw new NotFound("pod %s is not running here; a volume refresh creates nothing".formatted(uid));
     }
     volumes.refresh(data.pod(), data.containersOrEmpty());
+    LOG.info("pod {}: projected volumes rewritten with what was sent again", uid);
     return answer(known);
   }
 

@@ -13,7 +13,14 @@ import io.crigate.interlink.WireClient;
 import io.crigate.interlink.http.HttpEndpoint;
 import io.crigate.interlink.http.HttpServers;
 import io.crigate.interlink.http.RunningServer;
+import io.crigate.interlink.wire.RetrievedPodData;
 import io.crigate.interlink.wire.WireJson;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.slf4j.LoggerFactory;
 import io.crigate.spi.Backend;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -193,6 +200,62 @@ class PluginSlurmIT {
         assertThat(c.path("state").path("terminated").path("exitCode").asInt()).isZero());
     await().atMost(Duration.ofSeconds(10)).until(() -> logs(pod, "main", false).contains("hello from a configmap"));
     assertThat(logs(pod, "main", false)).isEqualTo("first\nsecond\nhello from a configmap\n");
+  }
+
+  @Test
+  void aProjectedTokenAndDownwardFilesAreReadByTheJobRefreshedInPlaceAndGoneWithThePod() throws Exception {
+    Logger crigate = (Logger) LoggerFactory.getLogger("io.crigate");
+    crigate.setLevel(Level.DEBUG);
+    ListAppender<ILoggingEvent> logLines = new ListAppender<>();
+    logLines.start();
+    ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).addAppender(logLines);
+    Pod base = TestPods.shell("il-token", "");
+    String uid = base.getMetadata().getUid();
+    Path shared = Path.of(SlurmSite.env("CRIGATE_SLURM_WORKDIR")).resolve("interlink-it-" + tmp.getFileName());
+    Path access = shared.resolve(uid).resolve("kube-api-access");
+    // the job waits (at most 60 s) for the token to change, as a client re-reading its token file does
+    String script = "cat %1$s/token; echo; cat %1$s/namespace; echo; i=0; while [ \"$(cat %1$s/token)\" = eyJ-first-secret ]"
+        + " && [ $i -lt 300 ]; do sleep 0.2; i=$((i+1)); done; cat %1$s/token; echo";
+    Pod pod = new PodBuilder(base).editSpec()
+        .addNewVolume().withName("kube-api-access").withNewProjected().withDefaultMode(0640)
+        .addNewSource().withNewServiceAccountToken().withPath("token").withExpirationSeconds(600L).endServiceAccountToken()
+        .endSource()
+        .addNewSource().withNewDownwardAPI().addNewItem().withPath("namespace").withMode(0600).withNewFieldRef()
+        .withFieldPath("metadata.namespace").endFieldRef().endItem().endDownwardAPI().endSource()
+        .endProjected().endVolume()
+        .editFirstContainer().withCommand("/bin/sh", "-c", script.formatted(access))
+        .addNewVolumeMount().withName("kube-api-access").withMountPath("/var/run/secrets/kubernetes.io/serviceaccount")
+        .endVolumeMount().endContainer().endSpec().build();
+    JsonNode answer = create(pod, List.of(Map.of("name", "main", "projectedvolumemaps", List.of(Map.of(
+        "metadata", Map.of("name", "kube-api-access"), "data", Map.of("token", "eyJ-first-secret", "namespace", "it"))))));
+
+    assertThat(Files.getPosixFilePermissions(access.resolve("token"))).isEqualTo(PosixFilePermissions.fromString("rw-r-----"));
+    assertThat(Files.getPosixFilePermissions(access.resolve("namespace"))).isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    await().atMost(JOB_TIMEOUT).until(() -> logs(pod, "main", false).contains("it\n"));
+    Pod refresh = new PodBuilder(pod).editMetadata().addToAnnotations(RetrievedPodData.VOLUME_REFRESH_ANNOTATION, "now")
+        .endMetadata().build();
+    HttpResponse<String> refreshed = client.call("POST", "/create", WireJson.write(Map.of("pod", refresh, "container",
+        List.of(Map.of("name", "main", "projectedvolumemaps", List.of(Map.of("metadata", Map.of("name", "kube-api-access"),
+            "data", Map.of("token", "eyJ-second-secret", "namespace", "it"))))))));
+    assertThat(refreshed.statusCode()).as(refreshed.body()).isEqualTo(200);
+    assertThat(JSON.readTree(refreshed.body()).path("PodJID").asText()).as("the same job").isEqualTo(answer.path("PodJID").asText());
+
+    assertThat(awaitTerminated(pod, "main").path("exitCode").asInt()).isZero();
+    await().atMost(Duration.ofSeconds(10)).until(() -> logs(pod, "main", false).contains("eyJ-second-secret"));
+    assertThat(logs(pod, "main", false)).isEqualTo("eyJ-first-secret\nit\neyJ-second-secret\n");
+    assertThat(Files.getPosixFilePermissions(access.resolve("token"))).as("the mode survives the rewrite")
+        .isEqualTo(PosixFilePermissions.fromString("rw-r-----"));
+
+    assertThat(client.call("POST", "/delete", WireJson.write(pod)).statusCode()).isEqualTo(200);
+    created.remove(pod);
+    assertThat(shared.resolve(uid)).as("the token goes with the pod").doesNotExist();
+    HttpResponse<String> late = client.call("POST", "/create", WireJson.write(Map.of("pod", refresh, "container",
+        List.of(Map.of("name", "main")))));
+    assertThat(late.statusCode()).as("a refresh of a deleted pod creates nothing").isEqualTo(404);
+    assertThat(backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList())
+        .noneMatch(c -> uid.equals(c.getLabelsMap().get(PodTranslator.LABEL_UID)));
+    assertThat(logLines.list).as("log lines were captured").isNotEmpty();
+    assertThat(logLines.list).allSatisfy(event -> assertThat(event.getFormattedMessage()).doesNotContain("secret"));
   }
 
   private String logs(Pod pod, String container, boolean follow) throws Exception {
