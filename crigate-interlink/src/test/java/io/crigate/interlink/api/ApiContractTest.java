@@ -9,6 +9,7 @@ import io.crigate.interlink.http.HttpEndpoint;
 import io.crigate.interlink.http.HttpServers;
 import io.crigate.interlink.http.RunningServer;
 import io.crigate.interlink.plugin.PluginRoutes;
+import io.crigate.interlink.wire.RetrievedPodData;
 import io.crigate.interlink.wire.WireJson;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -127,7 +128,29 @@ class ApiContractTest {
     JsonNode ping = WireJson.mapper().readTree(response.body());
     assertThat(ping.path("status").asText()).isEqualTo("ok");
     assertThat(ping.path("resources").path("memory").asText()).isEqualTo("16Gi");
+    assertThat(ping.path("crigateVolumeRefresh").asBoolean()).as("crigate's own key survives the API").isTrue();
     assertThat(plugin.pings).isEqualTo(1);
+  }
+
+  @Test
+  void aVolumeRefreshReachesThePluginAsTheVirtualNodeSentIt() throws Exception {
+    // what crigate's node sends to re-send a token: the pod marked, the projected volume's fresh files
+    String marked = POD.replace("\"uid\": \"%s\"".formatted(UID),
+        "\"uid\": \"%s\", \"annotations\": {\"%s\": \"2026-11-26T10:00:00Z\"}".formatted(UID,
+            RetrievedPodData.VOLUME_REFRESH_ANNOTATION));
+    String body = """
+        {"pod": %s, "configmaps": null, "secrets": null, "persistentvolumes": null,
+         "projectedvolumesmaps": [{"metadata": {"name": "kube-api-access", "creationTimestamp": null},
+                                   "data": {"token": "fresh", "namespace": "default"}}],
+         "jobscriptURL": ""}""".formatted(marked);
+
+    HttpResponse<String> response = vk.call("POST", "/create", body);
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    var sent = plugin.created.getFirst();
+    assertThat(sent.isVolumeRefresh()).isTrue();
+    assertThat(sent.containersOrEmpty().get(1).projectedvolumemaps()).singleElement()
+        .satisfies(m -> assertThat(m.getData()).containsEntry("token", "fresh"));
   }
 
   @Test

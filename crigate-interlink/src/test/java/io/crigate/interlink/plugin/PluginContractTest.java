@@ -84,6 +84,19 @@ class PluginContractTest {
   }
 
   @Test
+  void createTakesTheFieldsNewerInterLinksAddAndIgnoresWhatItDoesNotUse() throws Exception {
+    // persistentVolumeClaims per container and jobScript (a job-script builder's output) come from
+    // newer interLink releases: accepted, not used (the job script is the backend's own)
+    String newer = RETRIEVED.replace("\"emptyDirs\": null}", "\"emptyDirs\": null, \"persistentVolumeClaims\": null}")
+        .replace("\"jobConfig\":", "\"jobScript\": \"#!/bin/sh\\nexit 0\\n\", \"jobConfig\":");
+
+    HttpResponse<String> response = serve().call("POST", "/create", newer);
+
+    assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+    assertThat(plugin.created.getFirst().containersOrEmpty()).extracting(c -> c.name()).containsExactly("init-write", "il-main");
+  }
+
+  @Test
   void createWithAListAnswersAList() throws Exception {
     HttpResponse<String> response = serve().call("POST", "/create", "[" + RETRIEVED + "]");
 
