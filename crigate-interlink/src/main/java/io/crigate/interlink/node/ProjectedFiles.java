@@ -76,24 +76,12 @@ final class ProjectedFiles {
           }
         } else if (source.getConfigMap() != null) {
           var ref = source.getConfigMap();
-          ConfigMap map = kube.configMaps().inNamespace(pod.getMetadata().getNamespace()).withName(ref.getName()).get();
-          if (map == null) {
-            missing(Boolean.TRUE.equals(ref.getOptional()), "%s: ConfigMap %s not found".formatted(where, ref.getName()));
-          } else {
-            put(files, nullSafe(map.getData()), ref.getItems(), Boolean.TRUE.equals(ref.getOptional()), where);
-          }
+          addSource(files, "ConfigMap " + ref.getName(), Boolean.TRUE.equals(ref.getOptional()), ref.getItems(), where,
+              configMapData(pod, ref.getName()));
         } else if (source.getSecret() != null) {
           var ref = source.getSecret();
-          Secret secret = kube.secrets().inNamespace(pod.getMetadata().getNamespace()).withName(ref.getName()).get();
-          if (secret == null) {
-            missing(Boolean.TRUE.equals(ref.getOptional()), "%s: Secret %s not found".formatted(where, ref.getName()));
-          } else {
-            Map<String, String> decoded = new LinkedHashMap<>();
-            nullSafe(secret.getData()).forEach((k, v) ->
-                decoded.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
-            nullSafe(secret.getStringData()).forEach(decoded::put);
-            put(files, decoded, ref.getItems(), Boolean.TRUE.equals(ref.getOptional()), where);
-          }
+          addSource(files, "Secret " + ref.getName(), Boolean.TRUE.equals(ref.getOptional()), ref.getItems(), where,
+              secretData(pod, ref.getName()));
         } else if (source.getDownwardAPI() != null) {
           for (DownwardAPIVolumeFile item : nullSafe(source.getDownwardAPI().getItems())) {
             files.put(item.getPath(), downward(pod, item, where));
@@ -149,8 +137,31 @@ final class ProjectedFiles {
     }
   }
 
-  private static void put(Map<String, String> files, Map<String, String> data, List<KeyToPath> items, boolean optional,
-      String where) {
+  /** The data of a ConfigMap, or null when there is none. */
+  private Map<String, String> configMapData(Pod pod, String name) {
+    ConfigMap map = kube.configMaps().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
+    return map == null ? null : nullSafe(map.getData());
+  }
+
+  /** The decoded data of a Secret, or null when there is none. */
+  private Map<String, String> secretData(Pod pod, String name) {
+    Secret secret = kube.secrets().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
+    if (secret == null) {
+      return null;
+    }
+    Map<String, String> decoded = new LinkedHashMap<>();
+    nullSafe(secret.getData()).forEach((k, v) -> decoded.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
+    nullSafe(secret.getStringData()).forEach(decoded::put);
+    return decoded;
+  }
+
+  /** A ConfigMap's or Secret's files (all keys, or its items); {@code data} null: the object is missing. */
+  private static void addSource(Map<String, String> files, String what, boolean optional, List<KeyToPath> items,
+      String where, Map<String, String> data) {
+    if (data == null) {
+      missing(optional, "%s: %s not found".formatted(where, what));
+      return;
+    }
     if (items == null || items.isEmpty()) {
       files.putAll(data);
       return;
@@ -159,7 +170,7 @@ final class ProjectedFiles {
       if (data.containsKey(item.getKey())) {
         files.put(item.getPath(), data.get(item.getKey()));
       } else {
-        missing(optional, "%s: key %s not found".formatted(where, item.getKey()));
+        missing(optional, "%s: key %s of %s not found".formatted(where, item.getKey(), what));
       }
     }
   }
