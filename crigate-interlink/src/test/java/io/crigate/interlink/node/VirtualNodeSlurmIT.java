@@ -28,6 +28,9 @@ import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.time.Instant;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,6 +44,7 @@ class VirtualNodeSlurmIT {
   private static final Duration JOB_TIMEOUT = Duration.ofSeconds(90);
 
   KubernetesClient client;
+  KubernetesMockServer server;
 
   @TempDir Path tmp;
   private Backend backend;
@@ -132,6 +136,38 @@ class VirtualNodeSlurmIT {
     // 15), one still there at the grace period's end is cancelled; "" once squeue has forgotten it.
     await().atMost(Duration.ofSeconds(30)).until(() -> List.of("FAILED", "CANCELLED", "").contains(
         SlurmSite.jobState("crigate-" + containerId)));
+  }
+
+  @Test
+  void aJobReadsItsServiceAccountTokenAndDownwardApiFilesSentThroughTheWholeChain() throws Exception {
+    server.expect().post().withPath("/api/v1/namespaces/it/serviceaccounts/default/token").andReply(201, request ->
+        new TokenRequestBuilder().withNewStatus().withToken("eyJ-end-to-end")
+            .withExpirationTimestamp(Instant.now().plus(Duration.ofHours(1)).toString()).endStatus().build()).always();
+    Pod base = TestPods.shell("vn-token", "");
+    // the API server gives the pod its uid, and this test's volume directory holds this one pod alone
+    String dir = Path.of(SlurmSite.env("CRIGATE_SLURM_WORKDIR")).resolve("interlink-vn-" + tmp.getFileName()) + "/*";
+    // runner "none" runs on the node without a container, so the job reads the volumes' host directories
+    Pod pod = new PodBuilder(base).editMetadata().addToLabels("tier", "batch").endMetadata().editSpec().withNodeName(NODE)
+        .addNewVolume().withName("kube-api-access").withNewProjected()
+        .addNewSource().withNewServiceAccountToken().withPath("token").withExpirationSeconds(3600L).endServiceAccountToken()
+        .endSource()
+        .addNewSource().withNewDownwardAPI().addNewItem().withPath("namespace").withNewFieldRef()
+        .withFieldPath("metadata.namespace").endFieldRef().endItem().endDownwardAPI().endSource()
+        .endProjected().endVolume()
+        .addNewVolume().withName("podinfo").withNewDownwardAPI().addNewItem().withPath("labels").withNewFieldRef()
+        .withFieldPath("metadata.labels").endFieldRef().endItem().endDownwardAPI().endVolume()
+        .editFirstContainer().withCommand("/bin/sh", "-c", "cat %1$s/kube-api-access/token; echo; cat %1$s/kube-api-access/namespace;"
+            .formatted(dir) + " echo; cat %s/podinfo/labels".formatted(dir))
+        .addNewVolumeMount().withName("kube-api-access").withMountPath("/var/run/secrets/kubernetes.io/serviceaccount")
+        .endVolumeMount().addNewVolumeMount().withName("podinfo").withMountPath("/etc/podinfo").endVolumeMount().endContainer()
+        .endSpec().build();
+    pods.add(pod.getMetadata().getName());
+    client.pods().inNamespace("it").resource(pod).create();
+
+    await().atMost(JOB_TIMEOUT).until(() -> List.of("Succeeded", "Failed").contains(phase(pod)));
+    assertThat(phase(pod)).as("status %s, job output: %s", current(pod).getStatus(), logs(pod)).isEqualTo("Succeeded");
+    await().atMost(Duration.ofSeconds(10)).until(() -> logs(pod).contains("tier="));
+    assertThat(logs(pod)).isEqualTo("eyJ-end-to-end\nit\ntier=\"batch\"\n");
   }
 
   private String logs(Pod pod) throws Exception {
