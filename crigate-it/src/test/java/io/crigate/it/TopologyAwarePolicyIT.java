@@ -8,7 +8,6 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Files;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -25,18 +24,11 @@ class TopologyAwarePolicyIT {
   @RegisterExtension
   static final CrigateExtension crigate = CrigateExtension.routing("default:" + infra.containerdA())
       .withConfig("""
-          policy:
-            active: topology-aware
-            reservedCpus: "0"
-            kubeletCpuManagerState: ${WORK_DIR}/no-kubelet-cpu-manager-state
+          policy: {active: topology-aware, reservedCpus: "0", kubeletCpuManagerState: "${WORK_DIR}/none"}
           """);
 
+  @RegisterExtension
   final PolicyPods pods = new PolicyPods(crigate, infra);
-
-  @AfterEach
-  void removePods() {
-    pods.removeAll();
-  }
 
   @Test
   void preferReservedCpusRunsTheContainerOnTheReservedCpusUnlessItsContainerOptsOut() {
