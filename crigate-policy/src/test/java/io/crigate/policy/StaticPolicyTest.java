@@ -77,7 +77,12 @@ class StaticPolicyTest {
     assertThat(result.adjustment().resources().cpusetCpus()).contains("1-2");
   }
 
-  record IsolatedCase(String name, boolean plus, long milli, Map<String, String> annotations, String cpus, String refusal) {}
+  record IsolatedCase(String name, boolean plus, long milli, Map<String, String> annotations, String cpus, String refusal) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
 
   /** static-plus reads nri-plugins' and CRI Resource Manager's isolated-CPU hints; static reads none. */
   static Stream<IsolatedCase> isolatedCases() {

@@ -47,7 +47,12 @@ class TopologyAwarePolicyTest {
   }
 
   record Case(String name, String fixture, QosClass qos, long milli, Map<String, String> annotations,
-      String pool, int exclusive, String cpus, String mems) {}
+      String pool, int exclusive, String cpus, String mems) {
+    @Override
+    public String toString() {
+      return name; // the test's display name, which docs/migrating.md cites
+    }
+  }
 
   static Stream<Case> cases() {
     return Stream.of(
@@ -103,6 +108,11 @@ class TopologyAwarePolicyTest {
 
   record HintCase(String name, String fixture, String reserved, QosClass qos, long request, long limit,
       Map<String, String> annotations, String pool, String cpus, String refusal) {
+
+    @Override
+    public String toString() {
+      return name;
+    }
 
     static HintCase placed(String name, String fixture, QosClass qos, long request, long limit, Map<String, String> annotations,
         String pool, String cpus) {

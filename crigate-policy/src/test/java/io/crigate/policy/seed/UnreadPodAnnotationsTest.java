@@ -47,7 +47,12 @@ class UnreadPodAnnotationsTest {
   }
 
   /** One hint under one policy: the warning it gets, or null when crigate honours it. */
-  record Case(String policy, boolean reservedCpus, String key, String value, String warning) {}
+  record Case(String policy, boolean reservedCpus, String key, String value, String warning) {
+    @Override
+    public String toString() {
+      return "%s%s: %s=%s".formatted(policy, reservedCpus ? "" : " without reserved CPUs", key, value);
+    }
+  }
 
   static Stream<Case> hints() {
     String otherPolicy = "read by the topology-aware policy only; the active policy is static (ignored)";
@@ -79,7 +84,7 @@ class UnreadPodAnnotationsTest {
         new Case("topology-aware", true, "topologyhints.cri-resource-manager.intel.com/pod", "true", noHints));
   }
 
-  @ParameterizedTest(name = "{0}: {2}={3}")
+  @ParameterizedTest(name = "{0}")
   @MethodSource("hints")
   void hintsAreNamedWhereTheirMeaningCannotBeHonoured(Case c) {
     var found = UnreadPodAnnotations.of(c.policy(), c.reservedCpus(), Map.of(c.key(), c.value()));
