@@ -133,11 +133,29 @@ public final class ActivePolicy implements AdjustmentPlugin {
     return policy.runPodSandbox(pod);
   }
 
+  /**
+   * CRI's StopPodSandbox stops every container of the pod without a StopContainer for each (the
+   * kubelet sends those first, other clients need not), so what they hold is released here.
+   */
+  @Override
+  public synchronized PluginResult stopPodSandbox(PodContext pod) {
+    List<ContainerUpdate> updates = new ArrayList<>();
+    containers.values().stream().filter(c -> c.podId().equals(pod.id())).toList()
+        .forEach(c -> updates.addAll(tracked(() -> policy.stopContainer(pod, c)).updates()));
+    updates.addAll(tracked(() -> policy.stopPodSandbox(pod)).updates());
+    return PluginResult.update(updates);
+  }
+
+  /** RemovePodSandbox removes the pod's containers too: they are forgotten with it. */
   @Override
   public synchronized PluginResult removePodSandbox(PodContext pod) {
+    PluginResult stopped = stopPodSandbox(pod);
+    containers.values().removeIf(c -> c.podId().equals(pod.id()));
     pods.remove(pod.id());
     announced.remove(pod.id());
-    return policy.removePodSandbox(pod);
+    List<ContainerUpdate> updates = new ArrayList<>(stopped.updates());
+    updates.addAll(policy.removePodSandbox(pod).updates());
+    return PluginResult.update(updates);
   }
 
   @Override

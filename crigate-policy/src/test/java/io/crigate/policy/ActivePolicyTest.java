@@ -121,6 +121,25 @@ class ActivePolicyTest {
   }
 
   @Test
+  void removingAPodWhoseContainersWereNeverStoppedReleasesTheirCpus() throws Exception {
+    ActivePolicy policy = policy("active: static\nreservedCpus: \"0\"");
+    runTwo(policy);
+    PodContext g = pod("g", QosClass.GUARANTEED, Map.of());
+
+    // StopPodSandbox and RemovePodSandbox alone, as a CRI client other than the kubelet may send them
+    PluginResult stopped = policy.stopPodSandbox(g);
+    policy.removePodSandbox(g);
+
+    // db's CPU 1 returns to the shared pool, and web is told
+    assertThat(stopped.updates()).singleElement().satisfies(u -> {
+      assertThat(u.containerId()).isEqualTo("c-web");
+      assertThat(u.resources().cpusetCpus()).contains("0-3");
+    });
+    PluginResult next = policy.createContainer(pod("h", QosClass.GUARANTEED, Map.of()), container("h", "db", 1000));
+    assertThat(next.adjustment().resources().cpusetCpus()).contains("1");
+  }
+
+  @Test
   void switchingToNoneLiveWidensEveryPinnedContainer() throws Exception {
     ActivePolicy policy = policy("active: static\nreservedCpus: \"0\"");
     runTwo(policy);
