@@ -48,6 +48,17 @@ class TopologyAwarePolicyIT {
   }
 
   @Test
+  void preferSharedCpusKeepsAGuaranteedContainerOnTheSharedCpus() {
+    // nri-plugins' topology-aware.md: "opt in the whole pod to shared CPU core allocation"
+    String shared = pods.startShell("shared", Map.of("cpu", "1", "memory", "64Mi"), Map.of("cpu", "1", "memory", "64Mi"),
+        Map.of("prefer-shared-cpus.resource-policy.nri.io/pod", "true")).containerId();
+    assertThat(pods.allowedCpus(shared)).isEqualTo("0-1");
+    // without it the same container takes CPU 1 for itself
+    String exclusive = pods.startShell("exclusive", Map.of("cpu", "1", "memory", "64Mi"), Map.of("cpu", "1", "memory", "64Mi"));
+    assertThat(pods.allowedCpus(exclusive)).isEqualTo("1");
+  }
+
+  @Test
   void requireIsolatedCpusRefusesTheContainerWhenNoCpuIsIsolated() {
     // nri-plugins' prefer-isolated-cpus example with the require- key the same document offers in its place
     assertThatThrownBy(() -> pods.startShell("needs-isolated", Map.of("cpu", "1", "memory", "64Mi"),
