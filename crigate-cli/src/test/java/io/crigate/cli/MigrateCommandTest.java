@@ -72,6 +72,23 @@ class MigrateCommandTest {
   }
 
   @Test
+  void criRmReadmeAgentCommandLineBecomesThePolicyKubernetesSection() throws Exception {
+    // CRI Resource Manager's README: NODE_NAME=<my node name> cri-resmgr-agent -kubeconfig <path to kubeconfig>
+    int exit = migrate("--", "NODE_NAME=node-7", "cri-resmgr-agent", "-kubeconfig", "/etc/kubernetes/kubelet.conf");
+
+    assertThat(exit).isEqualTo(1);
+    JsonNode yaml = YAML.readTree(out.toString());
+    assertThat(yaml.at("/policy/kubernetes/node").asText()).isEqualTo("node-7");
+    assertThat(err.toString().lines().toList()).containsExactly("dropped -kubeconfig /etc/kubernetes/kubelet.conf: crigate reads "
+        + "the kubeconfig named by the KUBECONFIG variable (else ~/.kube/config, else the pod's service account): run crigate "
+        + "serve with KUBECONFIG=/etc/kubernetes/kubelet.conf");
+    // what migrate prints is a policy section crigate accepts, beside the serve flags naming the runtime
+    Path file = Files.writeString(dir.resolve("crigate.yaml"), out.toString());
+    ConfigLoader.load(new ConfigFlags(file.toString(), null, null, "default:unix:///run/containerd/containerd.sock",
+        null, null, null, null, null));
+  }
+
+  @Test
   void criRmReadmeStaticConfigFile() throws Exception {
     Path config = Files.writeString(dir.resolve("static.cfg"), """
         policy:

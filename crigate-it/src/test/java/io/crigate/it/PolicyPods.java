@@ -11,12 +11,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Shell pods started through crigate for the policy tests, with the webhook's resource annotation,
- * and what the kernel lets a process inside them run on.
+ * and what the kernel lets a process inside them run on. Registered as an extension, it removes
+ * the pods after each test.
  */
-final class PolicyPods {
+final class PolicyPods implements AfterEachCallback {
 
   private static final Pattern ALLOWED = Pattern.compile("Cpus_allowed_list:\\s*(\\S+)");
 
@@ -60,6 +63,11 @@ final class PolicyPods {
     runtime.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(started.containerId()).build());
     crigate.cri().removePod(started.podId());
     pods.remove(started.podId());
+  }
+
+  @Override
+  public void afterEach(ExtensionContext context) {
+    removeAll();
   }
 
   /** Removes every pod started here. */

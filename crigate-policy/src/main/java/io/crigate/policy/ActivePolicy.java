@@ -15,10 +15,12 @@ import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
 import io.crigate.topology.CpuTopology;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,6 +41,8 @@ public final class ActivePolicy implements AdjustmentPlugin {
   private final ContainerUpdater updater;
   private final Map<String, PodContext> pods = new LinkedHashMap<>();
   private final Map<ContainerKey, ContainerContext> containers = new LinkedHashMap<>();
+  /** Pods whose unread seed annotations were logged: once per pod, whether created or recovered. */
+  private final Set<String> announced = new HashSet<>();
   private final OwnedResources closeWith = new OwnedResources("the resource policy");
   private PolicyLayers layers;
   private PolicySettings settings;
@@ -119,6 +123,8 @@ public final class ActivePolicy implements AdjustmentPlugin {
     this.containers.clear();
     pods.forEach(p -> this.pods.put(p.id(), p));
     containers.forEach(c -> this.containers.put(c.key(), c));
+    // Recovered pods never pass through createContainer's first-container check below.
+    pods.forEach(this::announce);
     return synchronizeTracked();
   }
 
@@ -127,17 +133,35 @@ public final class ActivePolicy implements AdjustmentPlugin {
     return policy.runPodSandbox(pod);
   }
 
+  /**
+   * CRI's StopPodSandbox stops every container of the pod without a StopContainer for each (the
+   * kubelet sends those first, other clients need not), so what they hold is released here.
+   */
+  @Override
+  public synchronized PluginResult stopPodSandbox(PodContext pod) {
+    List<ContainerUpdate> updates = new ArrayList<>();
+    containers.values().stream().filter(c -> c.podId().equals(pod.id())).toList()
+        .forEach(c -> updates.addAll(tracked(() -> policy.stopContainer(pod, c)).updates()));
+    updates.addAll(tracked(() -> policy.stopPodSandbox(pod)).updates());
+    return PluginResult.update(updates);
+  }
+
+  /** RemovePodSandbox removes the pod's containers too: they are forgotten with it. */
   @Override
   public synchronized PluginResult removePodSandbox(PodContext pod) {
+    PluginResult stopped = stopPodSandbox(pod);
+    containers.values().removeIf(c -> c.podId().equals(pod.id()));
     pods.remove(pod.id());
-    return policy.removePodSandbox(pod);
+    announced.remove(pod.id());
+    List<ContainerUpdate> updates = new ArrayList<>(stopped.updates());
+    updates.addAll(policy.removePodSandbox(pod).updates());
+    return PluginResult.update(updates);
   }
 
   @Override
   public synchronized PluginResult createContainer(PodContext pod, ContainerContext container) {
-    if (pods.putIfAbsent(pod.id(), pod) == null) {
-      UnreadPodAnnotations.logFor(pod.name(), pod.namespace(), pod.annotations());
-    }
+    pods.putIfAbsent(pod.id(), pod);
+    announce(pod);
     return policy.createContainer(pod, container);
   }
 
@@ -164,6 +188,12 @@ public final class ActivePolicy implements AdjustmentPlugin {
   public synchronized PluginResult removeContainer(PodContext pod, ContainerContext container) {
     containers.remove(container.key());
     return tracked(() -> policy.removeContainer(pod, container));
+  }
+
+  private void announce(PodContext pod) {
+    if (announced.add(pod.id())) {
+      UnreadPodAnnotations.logFor(settings.active(), !settings.reservedCpus().isEmpty(), pod.name(), pod.namespace(), pod.annotations());
+    }
   }
 
   /** Something that lives as long as this plugin, such as the watch of a live configuration source. */

@@ -6,6 +6,7 @@ import io.crigate.topology.CpuTopology;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
@@ -23,7 +24,29 @@ final class PoolTree {
     }
   }
 
+  /**
+   * nri-plugins' topology levels ({@code unlimited-burstable}) and the tree depth of each. The tree
+   * has no L3 cache level: {@code l3cache} is taken as the NUMA node level, the smallest it has.
+   */
+  static final Map<String, Integer> LEVELS = Map.of("system", 0, "package", 1, "die", 2, "numa", 3, "l3cache", 3);
+
   private PoolTree() {}
+
+  /** The depth of nri-plugins' level {@code name}, empty for a name that is not one. */
+  static OptionalInt depthOfLevel(String name) {
+    Integer depth = LEVELS.get(name);
+    return depth == null ? OptionalInt.empty() : OptionalInt.of(depth);
+  }
+
+  /**
+   * The pools that stand for level {@code depth}: those at most that deep with no smaller pool at
+   * most that deep inside them. A level left out of the tree (it had the same CPUs as its parent) is
+   * stood for by that parent, so a one-socket machine's package level is the root.
+   */
+  static List<Pool> atDepth(List<Pool> pools, int depth) {
+    List<Pool> upTo = pools.stream().filter(p -> p.depth() <= depth).toList();
+    return upTo.stream().filter(p -> upTo.stream().noneMatch(q -> q != p && p.contains(q))).toList();
+  }
 
   /** Every pool, the root first, parents before their children. */
   static List<Pool> build(CpuTopology topology) {

@@ -1,5 +1,6 @@
 package io.crigate.policy;
 
+import io.crigate.policy.seed.PodHints;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.Adjustment;
@@ -104,7 +105,7 @@ final class StaticPolicy implements ReleasesOnStop {
       CpuSet cpus = exclusive.get(c.key());
       if (cpus == null && pod != null && wantsExclusive(pod, c)) {
         try {
-          cpus = allocate(c);
+          cpus = allocate(pod, c);
         } catch (CrigateException.FailedPrecondition e) {
           log.warn("container {} stays on the shared pool: {}", c.key(), e.getMessage());
         }
@@ -134,7 +135,7 @@ final class StaticPolicy implements ReleasesOnStop {
       shared.put(container.key(), "");
       return PluginResult.adjust(Adjustment.of(pin(sharedPool())));
     }
-    CpuSet cpus = allocate(container);
+    CpuSet cpus = allocate(pod, container);
     return new PluginResult(Adjustment.of(pin(cpus)), sharedUpdates());
   }
 
@@ -178,13 +179,20 @@ final class StaticPolicy implements ReleasesOnStop {
         && Boolean.parseBoolean(pod.annotation(OPT_IN_ANNOTATION, container.name(), "false"));
   }
 
-  private CpuSet allocate(ContainerContext container) {
+  private CpuSet allocate(PodContext pod, ContainerContext container) {
     int count = (int) (container.requirements().defaulted().cpuRequestMilli() / 1000);
     CpuSet free = sharedPool().minus(reserved);
     CpuSet cpus;
     CpuSet freeIsolated = topology.isolated().minus(allocated()).minus(reserved);
-    if (plus && count == 1 && !freeIsolated.isEmpty()) {
-      cpus = allocator.allocate(freeIsolated, 1);
+    // static-plus reads nri-plugins' isolated-CPU hints too: prefer-isolated-cpus turns the one-CPU
+    // default on or off, require-isolated-cpus refuses rather than fall back to ordinary CPUs.
+    Optional<Boolean> required = plus ? PodHints.flag(pod, PodHints.REQUIRE_ISOLATED, container.name()) : Optional.empty();
+    boolean isolated = plus && required.or(() -> PodHints.flag(pod, PodHints.PREFER_ISOLATED, container.name())).orElse(count == 1);
+    if (isolated && freeIsolated.size() >= count) {
+      cpus = allocator.allocate(freeIsolated, count);
+    } else if (required.orElse(false)) {
+      throw new CrigateException.FailedPrecondition("%s policy: container %s has %s set and asks for %d isolated CPUs, %d are free (isolated: %s)"
+          .formatted(name, container.key(), PodHints.REQUIRE_ISOLATED, count, freeIsolated.size(), topology.isolated()));
     } else {
       // The shared pool must keep at least one CPU, and reserved CPUs are never handed out.
       if (free.size() < count || sharedPool().size() - count < 1) {

@@ -1,6 +1,7 @@
 package io.crigate.policy;
 
 import io.crigate.policy.PoolTree.Pool;
+import io.crigate.policy.seed.PodHints;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.Adjustment;
@@ -22,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
@@ -36,12 +38,8 @@ import org.slf4j.LoggerFactory;
  */
 final class TopologyAwarePolicy implements ReleasesOnStop {
 
-  /** nri-plugins' keys, so pods move between the two unchanged; {@code /container.<name>} and {@code /pod} scope them. */
-  static final String PREFER_ISOLATED = "prefer-isolated-cpus.resource-policy.nri.io";
-  static final String PREFER_SHARED = "prefer-shared-cpus.resource-policy.nri.io";
-  /** CRI Resource Manager's spelling of the same hints, read when nri-plugins' is absent. */
-  static final String CRI_RM_PREFER_ISOLATED = "prefer-isolated-cpus.cri-resource-manager.intel.com";
-  static final String CRI_RM_PREFER_SHARED = "prefer-shared-cpus.cri-resource-manager.intel.com";
+  /** The pool name of containers that run on the reserved CPUs ({@code prefer-reserved-cpus}); not a pool of the tree. */
+  static final String RESERVED_POOL = "reserved";
   private static final Logger log = LoggerFactory.getLogger(TopologyAwarePolicy.class);
   private static final String GRANT = "grant/";
 
@@ -163,12 +161,20 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
 
   private Grant place(PodContext pod, ContainerContext container) {
     long request = container.requirements().defaulted().cpuRequestMilli();
+    String name = container.name();
     boolean exclusive = pod.qosClass() == QosClass.GUARANTEED && container.requirements().hasIntegerCpuRequest()
-        && !Boolean.parseBoolean(pod.annotation(PREFER_SHARED, container.name(),
-            pod.annotation(CRI_RM_PREFER_SHARED, container.name(), "false")));
+        && !PodHints.flag(pod, PodHints.PREFER_SHARED, name).orElse(false);
     Decision decision = new Decision();
-    Grant grant = exclusive ? placeExclusive(decision, pod, container, (int) (request / 1000))
-        : placeShared(decision, request);
+    Grant grant;
+    if (PodHints.flag(pod, PodHints.PREFER_RESERVED, name).orElse(false) && !reserved.isEmpty()) {
+      // nri-plugins' meaning: share the reserved CPUs, whatever the QoS class (without reserved CPUs
+      // the hint cannot be honoured; UnreadPodAnnotations says so once per pod).
+      grant = new Grant(RESERVED_POOL, CpuSet.EMPTY, request);
+    } else if (exclusive) {
+      grant = placeExclusive(decision, pod, container, (int) (request / 1000));
+    } else {
+      grant = placeShared(decision, unlimitedBurstableLevel(pod, container), request);
+    }
     grants.put(container.key(), grant);
     store.put(GRANT + container.key(), grant.encode().getBytes(StandardCharsets.UTF_8));
     log.info("topology-aware: container {} placed in pool {} ({})", container.key(), grant.pool(),
@@ -176,20 +182,45 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     return grant;
   }
 
-  private Grant placeShared(Decision decision, long milli) {
+  private Grant placeShared(Decision decision, OptionalInt level, long milli) {
+    Predicate<Pool> fits = p -> !decision.sharedCpus(p).isEmpty() && decision.freeShared(p) >= milli;
+    // A level asked for by unlimited-burstable: the most free pool of that level that fits; when none
+    // does, the usual rule, as nri-plugins treats the level as a preference.
+    Optional<Pool> atLevel = level.isEmpty() ? Optional.empty()
+        : PoolTree.atDepth(pools, level.getAsInt()).stream().filter(fits)
+            .max(Comparator.comparingLong(decision::freeShared).thenComparing(p -> -pools.indexOf(p)));
     // Requests beyond every pool's capacity (an overcommitted node) still run: on the whole machine.
-    Pool pool = smallest(decision, p -> !decision.sharedCpus(p).isEmpty() && decision.freeShared(p) >= milli)
-        .orElse(pools.getFirst());
+    Pool pool = atLevel.or(() -> smallest(decision, fits)).orElse(pools.getFirst());
     return new Grant(pool.name(), CpuSet.EMPTY, milli);
   }
 
+  /**
+   * The tree depth an unlimited Burstable container asks for with {@code unlimited-burstable}
+   * (nri-plugins' levels; {@code l3cache}, which crigate's tree lacks, is the NUMA level below which
+   * it would sit). Empty for other containers and values, which keep the usual rule.
+   */
+  private static OptionalInt unlimitedBurstableLevel(PodContext pod, ContainerContext container) {
+    if (pod.qosClass() != QosClass.BURSTABLE || container.requirements().cpuLimitMilli() > 0) {
+      return OptionalInt.empty();
+    }
+    return PodHints.value(pod, PodHints.UNLIMITED_BURSTABLE, container.name())
+        .map(value -> PoolTree.depthOfLevel(value.toLowerCase(java.util.Locale.ROOT)))
+        .orElse(OptionalInt.empty());
+  }
+
   private Grant placeExclusive(Decision decision, PodContext pod, ContainerContext container, int count) {
-    boolean isolated = Boolean.parseBoolean(pod.annotation(PREFER_ISOLATED, container.name(),
-        pod.annotation(CRI_RM_PREFER_ISOLATED, container.name(), String.valueOf(count == 1))));
+    // require-isolated-cpus reads like prefer-isolated-cpus but fails instead of falling back.
+    Optional<Boolean> required = PodHints.flag(pod, PodHints.REQUIRE_ISOLATED, container.name());
+    boolean isolated = required.or(() -> PodHints.flag(pod, PodHints.PREFER_ISOLATED, container.name())).orElse(count == 1);
     if (isolated) {
       Optional<Pool> pool = smallest(decision, p -> decision.freeIsolated(p).size() >= count);
       if (pool.isPresent()) {
         return new Grant(pool.get().name(), allocator.allocate(decision.freeIsolated(pool.get()), count), 0);
+      }
+      if (required.orElse(false)) {
+        throw new CrigateException.FailedPrecondition(("topology-aware policy: container %s has %s set and asks for %d "
+            + "isolated CPUs, no pool has them free (isolated: %s, exclusive: %s, reserved: %s)")
+            .formatted(container.key(), PodHints.REQUIRE_ISOLATED, count, topology.isolated(), exclusive(), reserved));
       }
     }
     for (Pool pool : bySize(decision).toList()) {
@@ -234,7 +265,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     private final Map<String, Long> loadByPool = new HashMap<>();
 
     Decision() {
-      grants.values().stream().filter(g -> g.exclusive().isEmpty())
+      grants.values().stream().filter(g -> g.exclusive().isEmpty() && !g.pool().equals(RESERVED_POOL))
           .forEach(g -> loadByPool.merge(g.pool(), g.sharedMilli(), Long::sum));
     }
 
@@ -272,7 +303,15 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   }
 
   private CpuSet cpusOf(Grant grant) {
-    return grant.exclusive().isEmpty() ? sharedCpus(poolNamed(grant.pool())) : grant.exclusive();
+    return cpusOf(grant, exclusive());
+  }
+
+  /** The same, given every exclusive CPU ({@code taken}). Reserved CPUs are never exclusive, so the reserved pool is fixed. */
+  private CpuSet cpusOf(Grant grant, CpuSet taken) {
+    if (!grant.exclusive().isEmpty()) {
+      return grant.exclusive();
+    }
+    return grant.pool().equals(RESERVED_POOL) ? reserved : sharedCpus(poolNamed(grant.pool()), taken);
   }
 
   private Pool poolNamed(String name) {
@@ -290,7 +329,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     ids.forEach((key, id) -> {
       Grant grant = grants.get(key);
       CpuSet now = grant.exclusive().isEmpty()
-          ? sharedByPool.computeIfAbsent(grant.pool(), name -> sharedCpus(poolNamed(name), taken))
+          ? sharedByPool.computeIfAbsent(grant.pool(), name -> cpusOf(grant, taken))
           : grant.exclusive();
       if (!now.equals(given.get(key))) {
         given.put(key, now);

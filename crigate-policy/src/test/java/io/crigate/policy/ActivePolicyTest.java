@@ -66,11 +66,7 @@ class ActivePolicyTest {
 
   @Test
   void seedAnnotationsCrigateDoesNotActOnAreLoggedOncePerPod() throws Exception {
-    Logger logger = (Logger) LoggerFactory.getLogger(UnreadPodAnnotations.class);
-    ListAppender<ILoggingEvent> logged = new ListAppender<>();
-    logged.start();
-    logger.addAppender(logged);
-    try {
+    List<String> lines = logged(() -> {
       ActivePolicy policy = policy("active: topology-aware");
       PodContext pod = pod("p", QosClass.BURSTABLE, Map.of(
           "memory-type.cri-resource-manager.intel.com/container.db", "pmem",
@@ -78,16 +74,69 @@ class ActivePolicyTest {
           "prefer-shared-cpus.resource-policy.nri.io/pod", "true"));
       policy.createContainer(pod, container("p", "db", 500));
       policy.createContainer(pod, container("p", "web", 500));
+    });
 
-      // two containers, one line per unread key; prefer-shared-cpus is read, so it is not named
-      assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
-          "pod ns/p: annotation memory-type.cri-resource-manager.intel.com/container.db: crigate has no memory tiers: "
-              + "a container's memory nodes are those of its CPUs (ignored)",
-          "pod ns/p: annotation resource-policy.nri.io/affinity: crigate places each container by its own request; "
-              + "it keeps no affinity between containers (ignored)");
+    // two containers, one line per unread key; prefer-shared-cpus is read, so it is not named
+    assertThat(lines).containsExactly(
+        "pod ns/p: annotation memory-type.cri-resource-manager.intel.com/container.db: crigate has no memory tiers: "
+            + "a container's memory nodes are those of its CPUs (ignored)",
+        "pod ns/p: annotation resource-policy.nri.io/affinity: crigate places each container by its own request; "
+            + "it keeps no affinity between containers (ignored)");
+  }
+
+  @Test
+  void aPodRecoveredBySynchronizeLogsItsUnreadAnnotationsOnce() throws Exception {
+    // no reserved CPUs: prefer-reserved-cpus cannot be honoured
+    ActivePolicy policy = policy("active: topology-aware");
+    PodContext pod = pod("p", QosClass.BURSTABLE, Map.of("prefer-reserved-cpus.cri-resource-manager.intel.com/pod", "true"));
+    ContainerContext db = container("p", "db", 500).withId("c-db");
+    String line = "pod ns/p: annotation prefer-reserved-cpus.cri-resource-manager.intel.com/pod: "
+        + "no reserved CPUs are configured (policy.reservedCpus): the container is placed as if not annotated";
+
+    // restart recovery: the pod and its running container come back through Synchronize alone
+    assertThat(logged(() -> policy.synchronize(List.of(pod), List.of(db)))).containsExactly(line);
+    // a second recovery pass (the NRI door reconnecting) and a new container of the pod say nothing more
+    assertThat(logged(() -> {
+      policy.synchronize(List.of(pod), List.of(db));
+      policy.createContainer(pod, container("p", "web", 500));
+    })).isEmpty();
+  }
+
+  interface Action {
+    void run() throws Exception;
+  }
+
+  /** What UnreadPodAnnotations logged while {@code action} ran. */
+  static List<String> logged(Action action) throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger(UnreadPodAnnotations.class);
+    ListAppender<ILoggingEvent> appender = new ListAppender<>();
+    appender.start();
+    logger.addAppender(appender);
+    try {
+      action.run();
+      return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
     } finally {
-      logger.detachAppender(logged);
+      logger.detachAppender(appender);
     }
+  }
+
+  @Test
+  void removingAPodWhoseContainersWereNeverStoppedReleasesTheirCpus() throws Exception {
+    ActivePolicy policy = policy("active: static\nreservedCpus: \"0\"");
+    runTwo(policy);
+    PodContext g = pod("g", QosClass.GUARANTEED, Map.of());
+
+    // StopPodSandbox and RemovePodSandbox alone, as a CRI client other than the kubelet may send them
+    PluginResult stopped = policy.stopPodSandbox(g);
+    policy.removePodSandbox(g);
+
+    // db's CPU 1 returns to the shared pool, and web is told
+    assertThat(stopped.updates()).singleElement().satisfies(u -> {
+      assertThat(u.containerId()).isEqualTo("c-web");
+      assertThat(u.resources().cpusetCpus()).contains("0-3");
+    });
+    PluginResult next = policy.createContainer(pod("h", QosClass.GUARANTEED, Map.of()), container("h", "db", 1000));
+    assertThat(next.adjustment().resources().cpusetCpus()).contains("1");
   }
 
   @Test

@@ -77,6 +77,44 @@ class StaticPolicyTest {
     assertThat(result.adjustment().resources().cpusetCpus()).contains("1-2");
   }
 
+  record IsolatedCase(String name, boolean plus, long milli, Map<String, String> annotations, String cpus, String refusal) {
+    @Override
+    public String toString() {
+      return name;
+    }
+  }
+
+  /** static-plus reads nri-plugins' and CRI Resource Manager's isolated-CPU hints; static reads none. */
+  static Stream<IsolatedCase> isolatedCases() {
+    String prefer = "prefer-isolated-cpus.resource-policy.nri.io";
+    String require = "require-isolated-cpus.resource-policy.nri.io";
+    return Stream.of(
+        new IsolatedCase("prefer isolated, 2 cpus: both isolated", true, 2000, Map.of(prefer + "/pod", "true"), "6-7", null),
+        new IsolatedCase("prefer isolated false, 1 cpu: an ordinary one", true, 1000,
+            Map.of("prefer-isolated-cpus.cri-resource-manager.intel.com/container.app", "false"), "1", null),
+        new IsolatedCase("prefer isolated, 3 cpus of 2 isolated: ordinary ones", true, 3000, Map.of(prefer, "true"), "1-3", null),
+        new IsolatedCase("require isolated, 2 cpus", true, 2000, Map.of(require + "/container.app", "true"), "6-7", null),
+        new IsolatedCase("require isolated, CRI-RM key", true, 1000,
+            Map.of("require-isolated-cpus.cri-resource-manager.intel.com/pod", "true"), "6", null),
+        new IsolatedCase("require isolated, 3 cpus of 2 isolated: refused", true, 3000, Map.of(require, "true"), null,
+            "has require-isolated-cpus set and asks for 3 isolated CPUs, 2 are free"),
+        new IsolatedCase("static reads neither", false, 2000, Map.of(require, "true", prefer, "true"), "1-2", null));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("isolatedCases")
+  void isolatedCpuHints(IsolatedCase c) {
+    StaticPolicy policy = policy("1-socket-8-core-isolated-6-7", "0", c.plus());
+    PodContext pod = pod("p", QosClass.GUARANTEED, c.annotations());
+    if (c.refusal() != null) {
+      assertThatThrownBy(() -> policy.createContainer(pod, container("p", "app", c.milli())))
+          .isInstanceOf(CrigateException.FailedPrecondition.class).hasMessageContaining(c.refusal());
+      assertThat(policy.exclusiveAllocations()).isEmpty();
+      return;
+    }
+    assertThat(policy.createContainer(pod, container("p", "app", c.milli())).adjustment().resources().cpusetCpus()).contains(c.cpus());
+  }
+
   @Test
   void staticPlusNeverHandsOutAReservedIsolatedCpu() {
     // 6 is isolated but reserved: the single-CPU container takes the other isolated one, 7

@@ -3,14 +3,18 @@ package io.crigate.policy;
 import static io.crigate.policy.StaticPolicyTest.container;
 import static io.crigate.policy.StaticPolicyTest.pod;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.policy.PoolTree.Pool;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.ContainerKey;
 import io.crigate.spi.adjust.ContainerUpdate;
 import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginResult;
+import io.crigate.spi.adjust.PodContext;
 import io.crigate.spi.adjust.QosClass;
+import io.crigate.spi.adjust.ResourceRequirements;
 import io.crigate.topology.CpuSet;
 import io.crigate.topology.CpuTopology;
 import io.crigate.topology.Fixtures;
@@ -43,7 +47,12 @@ class TopologyAwarePolicyTest {
   }
 
   record Case(String name, String fixture, QosClass qos, long milli, Map<String, String> annotations,
-      String pool, int exclusive, String cpus, String mems) {}
+      String pool, int exclusive, String cpus, String mems) {
+    @Override
+    public String toString() {
+      return name; // the test's display name, which docs/migrating.md cites
+    }
+  }
 
   static Stream<Case> cases() {
     return Stream.of(
@@ -56,22 +65,22 @@ class TopologyAwarePolicyTest {
         // shared in the smallest pool: node0's CPUs, reserved 0 included
         new Case("burstable: a node's shared cpus", FOUR_NODES, QosClass.BURSTABLE, 500, Map.of(), "socket0/node0", 0, "0-3,16-19", "0"),
         new Case("guaranteed preferring shared", FOUR_NODES, QosClass.GUARANTEED, 2000,
-            Map.of(TopologyAwarePolicy.PREFER_SHARED + "/container.app", "true"), "socket0/node0", 0, "0-3,16-19", "0"),
+            Map.of("prefer-shared-cpus.resource-policy.nri.io/container.app", "true"), "socket0/node0", 0, "0-3,16-19", "0"),
         new Case("guaranteed preferring shared, CRI-RM key", FOUR_NODES, QosClass.GUARANTEED, 2000,
-            Map.of(TopologyAwarePolicy.CRI_RM_PREFER_SHARED + "/container.app", "true"), "socket0/node0", 0, "0-3,16-19", "0"),
+            Map.of("prefer-shared-cpus.cri-resource-manager.intel.com/container.app", "true"), "socket0/node0", 0, "0-3,16-19", "0"),
         // single CPU: isolated first (6); shared never gets isolated 6-7
         new Case("guaranteed 1: isolated", ISOLATED, QosClass.GUARANTEED, 1000, Map.of(), "root", 1, "6", "0"),
         new Case("guaranteed 1 opting out of isolated", ISOLATED, QosClass.GUARANTEED, 1000,
-            Map.of(TopologyAwarePolicy.PREFER_ISOLATED + "/pod", "false"), "root", 1, "1", "0"),
+            Map.of("prefer-isolated-cpus.resource-policy.nri.io/pod", "false"), "root", 1, "1", "0"),
         new Case("guaranteed 2 opting in to isolated", ISOLATED, QosClass.GUARANTEED, 2000,
-            Map.of(TopologyAwarePolicy.PREFER_ISOLATED, "true"), "root", 2, "6-7", "0"),
+            Map.of("prefer-isolated-cpus.resource-policy.nri.io", "true"), "root", 2, "6-7", "0"),
         // CRI Resource Manager's spellings of the same hints
         new Case("guaranteed 1 opting out of isolated, CRI-RM key", ISOLATED, QosClass.GUARANTEED, 1000,
-            Map.of(TopologyAwarePolicy.CRI_RM_PREFER_ISOLATED + "/pod", "false"), "root", 1, "1", "0"),
+            Map.of("prefer-isolated-cpus.cri-resource-manager.intel.com/pod", "false"), "root", 1, "1", "0"),
         new Case("guaranteed 2 opting in to isolated, CRI-RM key", ISOLATED, QosClass.GUARANTEED, 2000,
-            Map.of(TopologyAwarePolicy.CRI_RM_PREFER_ISOLATED, "true"), "root", 2, "6-7", "0"),
+            Map.of("prefer-isolated-cpus.cri-resource-manager.intel.com", "true"), "root", 2, "6-7", "0"),
         new Case("nri-plugins' key wins over CRI-RM's", ISOLATED, QosClass.GUARANTEED, 2000,
-            Map.of(TopologyAwarePolicy.CRI_RM_PREFER_ISOLATED, "true", TopologyAwarePolicy.PREFER_ISOLATED, "false"),
+            Map.of("prefer-isolated-cpus.cri-resource-manager.intel.com", "true", "prefer-isolated-cpus.resource-policy.nri.io", "false"),
             "root", 2, "1-2", "0"),
         new Case("besteffort: shared without isolated", ISOLATED, QosClass.BEST_EFFORT, 0, Map.of(), "root", 0, "0-5", "0"));
   }
@@ -95,6 +104,109 @@ class TopologyAwarePolicyTest {
     if (c.mems() != null) {
       assertThat(result.adjustment().resources().cpusetMems()).contains(c.mems());
     }
+  }
+
+  record HintCase(String name, String fixture, String reserved, QosClass qos, long request, long limit,
+      Map<String, String> annotations, String pool, String cpus, String refusal) {
+
+    @Override
+    public String toString() {
+      return name;
+    }
+
+    static HintCase placed(String name, String fixture, QosClass qos, long request, long limit, Map<String, String> annotations,
+        String pool, String cpus) {
+      return new HintCase(name, fixture, "0", qos, request, limit, annotations, pool, cpus, null);
+    }
+  }
+
+  /** nri-plugins' and CRI Resource Manager's hints beyond isolated and shared, in both spellings. */
+  static Stream<HintCase> hintCases() {
+    String reservedNri = "prefer-reserved-cpus.resource-policy.nri.io";
+    String requireNri = "require-isolated-cpus.resource-policy.nri.io";
+    String unlimitedNri = "unlimited-burstable.resource-policy.nri.io";
+    return Stream.of(
+        // prefer-reserved-cpus: the reserved CPUs, shared, whatever the QoS class
+        HintCase.placed("reserved, pod scope: a guaranteed container shares reserved 0", FOUR_NODES, QosClass.GUARANTEED, 2000, 2000,
+            Map.of(reservedNri + "/pod", "true"), "reserved", "0"),
+        HintCase.placed("reserved, CRI-RM key, container scope", FOUR_NODES, QosClass.BURSTABLE, 500, 500,
+            Map.of("prefer-reserved-cpus.cri-resource-manager.intel.com/container.app", "true"), "reserved", "0"),
+        HintCase.placed("reserved: the container's false beats the pod's true", FOUR_NODES, QosClass.BURSTABLE, 500, 500,
+            Map.of(reservedNri + "/pod", "true", reservedNri + "/container.app", "false"), "socket0/node0", "0-3,16-19"),
+        new HintCase("reserved without reserved CPUs: placed as if not annotated", FOUR_NODES, "", QosClass.BURSTABLE, 500, 500,
+            Map.of(reservedNri, "true"), "socket0/node0", "0-3,16-19", null),
+        // require-isolated-cpus: isolated CPUs or a refusal
+        HintCase.placed("require isolated, 2 CPUs", ISOLATED, QosClass.GUARANTEED, 2000, 2000, Map.of(requireNri + "/pod", "true"), "root", "6-7"),
+        HintCase.placed("require isolated, CRI-RM key", ISOLATED, QosClass.GUARANTEED, 1000, 1000,
+            Map.of("require-isolated-cpus.cri-resource-manager.intel.com/container.app", "true"), "root", "6"),
+        HintCase.placed("require isolated false: opts out like prefer false", ISOLATED, QosClass.GUARANTEED, 1000, 1000,
+            Map.of(requireNri, "false"), "root", "1"),
+        new HintCase("require isolated, 3 CPUs of 2 isolated: refused", ISOLATED, "0", QosClass.GUARANTEED, 3000, 3000,
+            Map.of(requireNri, "true"), null, null, "has require-isolated-cpus set and asks for 3 isolated CPUs"),
+        new HintCase("require isolated on a machine without isolated CPUs: refused", FOUR_NODES, "0", QosClass.GUARANTEED, 1000, 1000,
+            Map.of(requireNri, "true"), null, null, "has require-isolated-cpus set and asks for 1 isolated CPUs"),
+        HintCase.placed("require isolated on a shared container: no effect", ISOLATED, QosClass.BURSTABLE, 500, 500,
+            Map.of(requireNri, "true"), "root", "0-5"),
+        // unlimited-burstable: a Burstable container without CPU limit goes to the level asked for
+        HintCase.placed("unlimited burstable, system: the root", FOUR_NODES, QosClass.BURSTABLE, 500, 0,
+            Map.of(unlimitedNri + "/pod", "system"), "root", "0-31"),
+        HintCase.placed("unlimited burstable, package: a socket", FOUR_NODES, QosClass.BURSTABLE, 500, 0,
+            Map.of(unlimitedNri + "/container.app", "package"), "socket0", "0-7,16-23"),
+        HintCase.placed("unlimited burstable, die: no die level, so the socket", FOUR_NODES, QosClass.BURSTABLE, 500, 0,
+            Map.of(unlimitedNri, "die"), "socket0", "0-7,16-23"),
+        HintCase.placed("unlimited burstable, numa: a node", FOUR_NODES, QosClass.BURSTABLE, 500, 0,
+            Map.of(unlimitedNri, "numa"), "socket0/node0", "0-3,16-19"),
+        HintCase.placed("unlimited burstable, l3cache: the NUMA level", FOUR_NODES, QosClass.BURSTABLE, 500, 0,
+            Map.of(unlimitedNri, "l3cache"), "socket0/node0", "0-3,16-19"),
+        HintCase.placed("unlimited burstable, CRI-RM key", FOUR_NODES, QosClass.BURSTABLE, 500, 0,
+            Map.of("unlimited-burstable.cri-resource-manager.intel.com/pod", "package"), "socket0", "0-7,16-23"),
+        HintCase.placed("unlimited burstable on a container with a CPU limit: no effect", FOUR_NODES, QosClass.BURSTABLE, 500, 1000,
+            Map.of(unlimitedNri, "system"), "socket0/node0", "0-3,16-19"),
+        HintCase.placed("unlimited burstable, a level that is none: no effect", FOUR_NODES, QosClass.BURSTABLE, 500, 0,
+            Map.of(unlimitedNri, "rack"), "socket0/node0", "0-3,16-19"),
+        // hints crigate has no meaning for change nothing (UnreadPodAnnotations warns)
+        HintCase.placed("cpu priority and topology hints: no effect", ISOLATED, QosClass.GUARANTEED, 1000, 1000,
+            Map.of("prefer-cpu-priority.resource-policy.nri.io/pod", "high", "topologyhints.resource-policy.nri.io/pod", "true"),
+            "root", "6"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("hintCases")
+  void readsTheHints(HintCase c) {
+    TopologyAwarePolicy policy = policy(c.fixture(), c.reserved());
+    ContainerContext app = new ContainerContext(new ContainerKey("p", "app", 0), "", Map.of(), Map.of(), Map.of(),
+        new ResourceRequirements(c.request(), c.limit(), 1 << 20, 1 << 20), LinuxResources.NONE);
+    PodContext pod = pod("p", c.qos(), c.annotations());
+    if (c.refusal() != null) {
+      assertThatThrownBy(() -> policy.createContainer(pod, app))
+          .isInstanceOf(CrigateException.FailedPrecondition.class).hasMessageContaining(c.refusal());
+      assertThat(policy.grants()).isEmpty();
+      return;
+    }
+    PluginResult result = policy.createContainer(pod, app);
+    assertThat(policy.grants().get(app.key()).pool()).isEqualTo(c.pool());
+    assertThat(result.adjustment().resources().cpusetCpus()).contains(c.cpus());
+  }
+
+  @Test
+  void theReservedPoolKeepsItsCpusWhileOthersAreAllocatedAndSurvivesARestart() {
+    MemoryStore store = new MemoryStore();
+    CpuTopology topology = Fixtures.topology(FOUR_NODES);
+    TopologyAwarePolicy first = new TopologyAwarePolicy(topology, CpuSet.parse("0-1"), store);
+    PodContext sys = pod("s", QosClass.BURSTABLE, Map.of("prefer-reserved-cpus.resource-policy.nri.io", "true"));
+    ContainerContext agent = container("s", "agent", 500);
+    first.createContainer(sys, agent);
+    first.postCreateContainer(sys, agent.withId("c-agent"));
+
+    // a whole node taken exclusively changes no reserved CPU, so the agent is not updated
+    PluginResult pinned = first.createContainer(pod("g", QosClass.GUARANTEED, Map.of()), container("g", "db", 8000));
+    assertThat(pinned.updates()).isEmpty();
+    assertThat(first.cpus(agent.key())).hasToString("0-1");
+
+    TopologyAwarePolicy second = new TopologyAwarePolicy(topology, CpuSet.parse("0-1"), store);
+    assertThat(second.synchronize(List.of(sys), List.of(agent.withId("c-agent")
+        .withResources(LinuxResources.builder().cpusetCpus("0-1").build())))).isEmpty();
+    assertThat(second.cpus(agent.key())).hasToString("0-1");
   }
 
   static CpuSet poolOf(String fixture, String name) {

@@ -9,7 +9,8 @@ import java.util.Locale;
 /**
  * How a container image becomes a process on a compute node. {@code none} runs the command on the
  * node itself and ignores the image (multi-cri's plain batch jobs). An image that is an absolute
- * path is used as a local image file, as multi-cri's local images are.
+ * path is used as a local image file, as multi-cri's local images are. multi-cri's own image names
+ * ({@code multicri/docker.perl}) are read as {@link MultiCriImageNames} says.
  */
 enum ImageRunner {
   NONE,
@@ -59,7 +60,7 @@ enum ImageRunner {
         if (!workingDir.isEmpty()) {
           words.addAll(List.of("--workdir", workingDir));
         }
-        words.add(image);
+        words.add(MultiCriImageNames.resolve(image));
       }
     }
     words.addAll(argv);
@@ -95,24 +96,29 @@ enum ImageRunner {
 
   /** The argv that fetches {@code image} onto the cluster ahead of a job; empty when nothing to do. */
   List<String> pullCommand(String image, Path imageDir) {
-    if (this == NONE || isLocalFile(image)) {
+    if (this == NONE) {
+      return List.of();
+    }
+    String ref = MultiCriImageNames.resolve(image);
+    if (isLocalFile(ref)) {
       return List.of();
     }
     String file = imageDir.resolve(image.replaceAll("[^A-Za-z0-9._-]", "_")).toString();
     return switch (this) {
-      case APPTAINER, SINGULARITY -> List.of(tool(), "pull", "--force", file + ".sif", "docker://" + image);
-      case ENROOT -> List.of("enroot", "import", "--output", file + ".sqsh", enrootUri(image));
-      case PODMAN -> List.of("podman", "pull", image);
+      case APPTAINER, SINGULARITY -> List.of(tool(), "pull", "--force", file + ".sif", "docker://" + ref);
+      case ENROOT -> List.of("enroot", "import", "--output", file + ".sqsh", enrootUri(ref));
+      case PODMAN -> List.of("podman", "pull", ref);
       case NONE -> List.of();
     };
   }
 
   /** What apptainer, singularity and enroot are given to run: a local image file as is, else a registry URI. */
   private String source(String image) {
-    if (isLocalFile(image)) {
-      return image;
+    String ref = MultiCriImageNames.resolve(image);
+    if (isLocalFile(ref)) {
+      return ref;
     }
-    return this == ENROOT ? enrootUri(image) : "docker://" + image;
+    return this == ENROOT ? enrootUri(ref) : "docker://" + ref;
   }
 
   private static boolean isLocalFile(String image) {

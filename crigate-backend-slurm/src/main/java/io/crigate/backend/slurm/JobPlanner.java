@@ -78,6 +78,7 @@ final class JobPlanner {
 
     List<String> argv = new ArrayList<>(container.getCommandList());
     argv.addAll(container.getArgsList());
+    refuseShellChains(container.getMetadata().getName(), argv);
     String image = container.getImage().getImage();
     String workingDir = container.getWorkingDir();
     List<String> command = new ArrayList<>(mpiLauncher(env, annotations));
@@ -97,6 +98,21 @@ final class JobPlanner {
     String startDir = runner == ImageRunner.NONE && !workingDir.isEmpty() ? workingDir : defaultWorkingDir;
     return new JobPlan(options, submitEnv(env), jobEnv, preRun, command, startDir,
         container.getLinux().getResources().getCpusetCpus());
+  }
+
+  /**
+   * multi-cri wrote a container's words into its job script as one shell line, so its README's
+   * {@code command: ["sleep", "60", "&&", "ls", "/"]} chained two commands. crigate runs the words as
+   * Kubernetes defines them, without a shell, where that command is sleep failing on '&&' in the
+   * job's log. A lone {@code &&} or {@code ||} is that mistake, so it is refused at once, with the
+   * form that does what was meant.
+   */
+  private static void refuseShellChains(String container, List<String> argv) {
+    if (argv.contains("&&") || argv.contains("||")) {
+      throw new CrigateException.InvalidArgument(("container %s: the command %s has a lone '&&' or '||', which only a shell "
+          + "reads; crigate runs the command without one, as Kubernetes does (multi-cri joined it into a shell line). "
+          + "Write command: [\"/bin/sh\", \"-c\", \"%s\"]").formatted(container, argv, String.join(" ", argv).replace("\"", "\\\"")));
+    }
   }
 
   /**

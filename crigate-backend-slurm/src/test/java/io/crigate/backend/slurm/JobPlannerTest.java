@@ -54,6 +54,21 @@ class JobPlannerTest {
   }
 
   @Test
+  void multiCriReadmesShellChainIsRefusedNamingTheShellFormAndTheShellFormRuns() {
+    // multi-cri's README, "Slurm simple batch job with volume": command: ["sleep", "60", "&&", "ls", "/"]
+    ContainerConfig readme = ContainerConfig.newBuilder().setMetadata(ContainerMetadata.newBuilder().setName("job-slurm-container"))
+        .setImage(ImageSpec.newBuilder().setImage("multicri/docker.perl.img:latest"))
+        .addAllCommand(List.of("sleep", "60", "&&", "ls", "/")).build();
+    assertThatThrownBy(() -> planner.plan(readme, pod(Map.of()), "cid", "/shared/p/c"))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining("container job-slurm-container: the command [sleep, 60, &&, ls, /] has a lone '&&'")
+        .hasMessageContaining("Write command: [\"/bin/sh\", \"-c\", \"sleep 60 && ls /\"]");
+
+    ContainerConfig shell = readme.toBuilder().clearCommand().addAllCommand(List.of("/bin/sh", "-c", "sleep 60 && ls /")).build();
+    assertThat(planner.plan(shell, pod(Map.of()), "cid", "/shared/p/c").command()).containsExactly("/bin/sh", "-c", "sleep 60 && ls /");
+  }
+
+  @Test
   void multiCriCoreAndTaskVariablesBecomeTheirSbatchOptions() {
     // multi-cri's README: JOB_NUM_CORES_NODE, JOB_NUM_CORES and JOB_NUM_TASKS_NODE in the pod spec's env
     ContainerConfig config = container(Map.of("JOB_NUM_CORES_NODE", "4", "JOB_NUM_CORES", "8",

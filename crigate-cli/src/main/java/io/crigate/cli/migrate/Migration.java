@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,15 +37,29 @@ public record Migration(String yaml, List<SeedFinding> findings) {
 
   /**
    * A command line as the seed's documentation writes it; a leading program name
-   * ({@code /usr/local/bin/multi-cri}, {@code ./cmd/cri-resmgr/cri-resmgr}) is skipped.
+   * ({@code /usr/local/bin/multi-cri}, {@code ./cmd/cri-resmgr/cri-resmgr}) is skipped, and
+   * {@code NAME=value} words before it are the command's environment. CRI Resource Manager's node
+   * agent ({@code cri-resmgr-agent}) becomes the {@code policy.kubernetes} section.
    */
   public static Migration ofCommandLine(List<String> words, Map<String, String> environment) {
-    List<String> args = words;
-    if (!args.isEmpty() && PROGRAMS.stream().anyMatch(p -> words.getFirst().endsWith(p))) {
-      args = words.subList(1, words.size());
+    // Variables set in front of the command, as the README writes NODE_NAME=<node> cri-resmgr-agent.
+    Map<String, String> variables = new HashMap<>(environment);
+    int first = 0;
+    while (first < words.size() && words.get(first).matches("[A-Za-z_][A-Za-z0-9_]*=.*")) {
+      String word = words.get(first++);
+      variables.put(word.substring(0, word.indexOf('=')), word.substring(word.indexOf('=') + 1));
     }
-    SeedArguments.SeedCommandLine line = SeedArguments.translate(args, environment);
-    Translation t = new Translation(environment);
+    List<String> args = words.subList(first, words.size());
+    if (!args.isEmpty() && args.getFirst().endsWith(CriRmAgent.PROGRAM)) {
+      Translation agent = new Translation(variables);
+      CriRmAgent.translate(args.subList(1, args.size()), agent);
+      return new Migration(write(agent.settings), agent.findings.all());
+    }
+    if (!args.isEmpty() && PROGRAMS.stream().anyMatch(args.getFirst()::endsWith)) {
+      args = args.subList(1, args.size());
+    }
+    SeedArguments.SeedCommandLine line = SeedArguments.translate(args, variables);
+    Translation t = new Translation(variables);
     t.merge(line.settings());
     line.findings().forEach(t.findings::add);
     crigateFlags(line.replacesServe() ? List.of() : line.crigateArgs(), t);
