@@ -4,7 +4,14 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.fabric8.mockwebserver.ServerRequest;
+import io.fabric8.mockwebserver.ServerResponse;
+import io.fabric8.mockwebserver.dsl.HttpMethod;
+import io.fabric8.mockwebserver.http.Dispatcher;
 import io.fabric8.mockwebserver.http.MockResponse;
+import io.fabric8.mockwebserver.http.RecordedRequest;
+import io.fabric8.mockwebserver.internal.MockDispatcher;
+import io.fabric8.mockwebserver.internal.SimpleRequest;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +19,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -29,9 +38,21 @@ public final class NodeSelectorCrudDispatcher extends KubernetesCrudDispatcher {
 
   private final List<String> gets = new CopyOnWriteArrayList<>();
 
-  /** A started mock server on a free loopback port answering through this dispatcher; destroy it after use. */
+  /**
+   * A started mock server on a free loopback port answering through this dispatcher, after the
+   * expectations set with {@code server.expect()} (as fabric8's mixed mode does); destroy it after use.
+   */
   public KubernetesMockServer start() {
-    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(), this, false);
+    Map<ServerRequest, Queue<ServerResponse>> expected = new HashMap<>();
+    MockDispatcher expectations = new MockDispatcher(expected);
+    Dispatcher mixed = new Dispatcher() {
+      @Override
+      public MockResponse dispatch(RecordedRequest request) {
+        Queue<ServerResponse> answers = expected.get(new SimpleRequest(HttpMethod.valueOf(request.getMethod()), request.getPath()));
+        return answers != null && !answers.isEmpty() ? expectations.dispatch(request) : NodeSelectorCrudDispatcher.this.dispatch(request);
+      }
+    };
+    KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), expected, mixed, false);
     server.init();
     return server;
   }
