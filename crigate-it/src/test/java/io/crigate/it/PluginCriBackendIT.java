@@ -3,10 +3,10 @@ package io.crigate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.crigate.api.cri.v1.ContainerFilter;
 import io.crigate.api.cri.v1.ListContainersRequest;
 import io.crigate.api.cri.v1.ListPodSandboxRequest;
 import io.crigate.api.cri.v1.PodSandboxFilter;
-import io.crigate.api.cri.v1.ContainerFilter;
 import io.crigate.interlink.api.PluginClient;
 import io.crigate.interlink.wire.CreateStruct;
 import io.crigate.interlink.wire.LogOptions;
@@ -16,6 +16,7 @@ import io.crigate.interlink.wire.RetrievedContainer;
 import io.crigate.interlink.wire.RetrievedPodData;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.ContainerState;
 import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -28,6 +29,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -93,6 +95,11 @@ class PluginCriBackendIT {
       if (!process.waitFor(15, TimeUnit.SECONDS)) {
         process.destroyForcibly();
       }
+    }
+    try (var files = Files.walk(workDir)) {
+      files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
@@ -195,7 +202,7 @@ class PluginCriBackendIT {
     return plugin.status(List.of(pod)).getFirst();
   }
 
-  private io.fabric8.kubernetes.api.model.ContainerState state(Pod pod) {
+  private ContainerState state(Pod pod) {
     return plugin.status(List.of(pod)).getFirst().containers().getFirst().getState();
   }
 

@@ -114,8 +114,16 @@ final class PodSync {
     // a merge patch carries no resourceVersion: the status poll writing at the same time is no
     // conflict. If it fails, the next event or resync of the pod writes it again; nothing is re-created.
     // Patching the pod in hand (not withName) spares fabric8's GET of it before every patch.
-    kube.pods().inNamespace(ns(pod)).resource(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
-        Serialization.asJson(Map.of("metadata", Map.of("annotations", Map.of(JOB_ANNOTATION, job)))));
+    try {
+      kube.pods().inNamespace(ns(pod)).resource(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
+          Serialization.asJson(Map.of("metadata", Map.of("annotations", Map.of(JOB_ANNOTATION, job)))));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+      // deleted meanwhile: its delete event, queued behind this one, cancels the job
+      LOG.debug("pod {}/{} was deleted before its job id was written", ns(pod), name(pod));
+    }
   }
 
   /** Gone from the API server, or marked for deletion: cancel the job, then finalise the pod. */
