@@ -167,12 +167,12 @@ public final class SlurmSubmitBenchmark {
     System.out.printf("%d workers: throughput ratio crigate/sbatch = %.2f (all rounds)%n", WORKERS, sbatchTotal / crigateTotal);
   }
 
-  private interface Submission {
+  interface Submission {
     long run(int i) throws Exception;
   }
 
   /** Seconds from the first submission to the last one's return, spread over the pool. */
-  private static double timed(ExecutorService pool, int jobs, Submission submission) throws Exception {
+  static double timed(ExecutorService pool, int jobs, Submission submission) throws Exception {
     long start = System.nanoTime();
     List<Future<Long>> done = new ArrayList<>();
     for (int i = 0; i < jobs; i++) {
@@ -186,7 +186,7 @@ public final class SlurmSubmitBenchmark {
   }
 
   /** CPU time of this JVM, all threads: what crigate's own work costs the node's cores. */
-  private static long processCpuNanos() {
+  static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
   }

@@ -63,16 +63,23 @@ final class VirtualNodeCommand implements Callable<Integer> {
   @Option(names = "--status-interval", defaultValue = "5s", description = "One /status call per interval. Default: ${DEFAULT-VALUE}")
   String statusInterval;
 
+  @Option(names = "--pod-workers", defaultValue = "" + NodeSettings.DEFAULT_POD_WORKERS,
+      description = "How many pods' events are handled at once; each pod's stay in order. Default: ${DEFAULT-VALUE}")
+  int podWorkers;
+
   @Override
   public Integer call() throws InterruptedException {
     return Servers.runUntilStopped("virtual-node", spec.commandLine().getErr(), new ArrayDeque<>(), running -> {
+      if (podWorkers < 1) {
+        throw new CrigateException.InvalidArgument("--pod-workers %d: must be at least 1".formatted(podWorkers));
+      }
       var endpoint = kubelet.endpoint("0.0.0.0:10250");
       if (!endpoint.unix() && !endpoint.tls()) {
         throw new CrigateException.InvalidArgument("the kubelet API is served over TLS: give --tls-cert and --tls-key");
       }
       NodeSettings settings = new NodeSettings(nodeName, capacity,
           taints == null ? List.of(NodeSettings.VIRTUAL_NODE_TAINT) : InProcessPlugin.parseTaints(taints),
-          internalIp, port(endpoint.address()), duration(statusInterval), Duration.ofSeconds(10));
+          internalIp, port(endpoint.address()), duration(statusInterval), Duration.ofSeconds(10), podWorkers);
       BearerToken token = apiTokenFile == null ? null : new BearerToken(apiTokenFile);
       ApiClient api = new ApiClient(apiUrl, token == null ? null : token::header);
       running.push(api);

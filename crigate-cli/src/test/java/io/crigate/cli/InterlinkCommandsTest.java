@@ -26,7 +26,8 @@ class InterlinkCommandsTest {
       "interlink-api --plugin-url http://127.0.0.1:1 --config x.yaml|crigate interlink-api: give exactly one of --plugin-url",
       "interlink-api --plugin-url http://127.0.0.1:1 --tls-cert c.pem|--tls-cert and --tls-key go together",
       "virtual-node --node-name n --api-url http://127.0.0.1:1 --listen 127.0.0.1:0|the kubelet API is served over TLS",
-      "virtual-node --node-name n --api-url http://127.0.0.1:1|crigate virtual-node: the kubelet API is served over TLS"})
+      "virtual-node --node-name n --api-url http://127.0.0.1:1|crigate virtual-node: the kubelet API is served over TLS",
+      "virtual-node --node-name n --api-url http://127.0.0.1:1 --pod-workers 0|--pod-workers 0: must be at least 1"})
   void badSettingsExit2NamingTheProblem(String line, String problem) {
     CommandLine cli = Main.commandLine();
     StringWriter err = new StringWriter();

@@ -13,6 +13,10 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 /**
  * Keeps what the HTTP layer decoded and answers with fixed values, so the contract tests see the
@@ -24,25 +28,44 @@ public final class RecordingPlugin implements PluginApi {
   public final List<Pod> deleted = new ArrayList<>();
   public final List<List<Pod>> statusAsked = new ArrayList<>();
   public final List<LogRequest> logsAsked = new ArrayList<>();
+  /** "create NAME", "delete NAME" and "delete failed NAME" in the order the calls arrived. */
+  public final List<String> calls = new CopyOnWriteArrayList<>();
+  /** A create of a pod named here waits until its latch is opened (the plugin is slow for that pod). */
+  public final Map<String, CountDownLatch> holdCreate = new ConcurrentHashMap<>();
   public int pings;
   /** What the ping says about taking a created pod's volumes again (crigate's plugin does). */
   public volatile boolean volumeRefresh = true;
   /** When set, every pod is reported running (else terminated with exit code 3). */
   public volatile boolean running;
-  /** When set, the next delete fails as a broken plugin would (answered 500). */
+  /** While set, deletes fail as a broken plugin's would (answered 500). */
   public volatile boolean failDelete;
 
   @Override
-  public synchronized CreateStruct create(RetrievedPodData pod) {
-    created.add(pod);
-    return new CreateStruct(pod.pod().getMetadata().getUid(), "job-" + created.size());
+  public CreateStruct create(RetrievedPodData pod) {
+    String name = pod.pod().getMetadata().getName();
+    CountDownLatch hold = holdCreate.get(name);
+    try {
+      if (hold != null) {
+        hold.await();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while holding the create of " + name, e);
+    }
+    synchronized (this) {
+      calls.add("create " + name);
+      created.add(pod);
+      return new CreateStruct(pod.pod().getMetadata().getUid(), "job-" + created.size());
+    }
   }
 
   @Override
   public synchronized String delete(Pod pod) {
     if (failDelete) {
+      calls.add("delete failed " + pod.getMetadata().getName());
       throw new IllegalStateException("scancel failed");
     }
+    calls.add("delete " + pod.getMetadata().getName());
     deleted.add(pod);
     return "deleted";
   }

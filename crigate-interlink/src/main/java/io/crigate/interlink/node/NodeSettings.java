@@ -13,9 +13,13 @@ import java.util.Map;
  * @param kubeletPort the port of the kubelet API this node serves
  * @param statusInterval how often one /status call refreshes every pod of the node
  * @param leaseInterval how often the node's Lease is renewed and the plugin pinged
+ * @param podWorkers how many pods' events are handled at once (each pod's in order)
  */
 public record NodeSettings(String nodeName, Map<String, String> capacity, List<PingResponse.Taint> taints,
-    String internalIp, int kubeletPort, Duration statusInterval, Duration leaseInterval) {
+    String internalIp, int kubeletPort, Duration statusInterval, Duration leaseInterval, int podWorkers) {
+
+  /** Enough to keep a plugin's submissions overlapping, few enough not to swamp the API server. */
+  public static final int DEFAULT_POD_WORKERS = 8;
 
   /** The taint interLink's virtual kubelet sets: pods must tolerate it to land on the node. */
   public static final PingResponse.Taint VIRTUAL_NODE_TAINT =
@@ -23,14 +27,18 @@ public record NodeSettings(String nodeName, Map<String, String> capacity, List<P
 
   public static NodeSettings defaults(String nodeName) {
     return new NodeSettings(nodeName, Map.of(), List.of(VIRTUAL_NODE_TAINT), "127.0.0.1", 10250,
-        Duration.ofSeconds(5), Duration.ofSeconds(10));
+        Duration.ofSeconds(5), Duration.ofSeconds(10), DEFAULT_POD_WORKERS);
   }
 
   public NodeSettings withIntervals(Duration status, Duration lease) {
-    return new NodeSettings(nodeName, capacity, taints, internalIp, kubeletPort, status, lease);
+    return new NodeSettings(nodeName, capacity, taints, internalIp, kubeletPort, status, lease, podWorkers);
   }
 
   public NodeSettings withKubeletPort(int port) {
-    return new NodeSettings(nodeName, capacity, taints, internalIp, port, statusInterval, leaseInterval);
+    return new NodeSettings(nodeName, capacity, taints, internalIp, port, statusInterval, leaseInterval, podWorkers);
+  }
+
+  public NodeSettings withPodWorkers(int workers) {
+    return new NodeSettings(nodeName, capacity, taints, internalIp, kubeletPort, statusInterval, leaseInterval, workers);
   }
 }

@@ -54,6 +54,11 @@ final class PodSync {
    * the annotation (a resync, a queued update), which must not be created again.
    */
   private final Map<String, String> createdHere = new ConcurrentHashMap<>();
+  /**
+   * Pods already gone from the API server whose delete did not finish (the API or plugin failed or
+   * timed out): no event or resync will bring them back, so the status timer retries them.
+   */
+  private final Map<String, Pod> unfinishedDeletes = new ConcurrentHashMap<>();
 
   /** @param pluginRefreshes whether the plugin (as its last ping said) takes a pod's volumes again */
   PodSync(KubernetesClient kube, ApiClient api, Clock clock, ProjectedFiles projected, VolumeRefreshes refreshes,
@@ -66,8 +71,11 @@ final class PodSync {
     this.pluginRefreshes = pluginRefreshes;
   }
 
-  /** A pod bound to this node was seen (added, updated, or listed after a restart). */
-  synchronized void seen(Pod pod) {
+  /**
+   * A pod bound to this node was seen (added, updated, or listed after a restart). The caller runs
+   * one pod's events one at a time ({@link PodWorkers}); different pods may be here at once.
+   */
+  void seen(Pod pod) {
     if (pod.getMetadata().getDeletionTimestamp() != null) {
       delete(pod, true);
       return;
@@ -105,8 +113,17 @@ final class PodSync {
     }
     // a merge patch carries no resourceVersion: the status poll writing at the same time is no
     // conflict. If it fails, the next event or resync of the pod writes it again; nothing is re-created.
-    kube.pods().inNamespace(ns(pod)).withName(name(pod)).patch(PatchContext.of(PatchType.JSON_MERGE),
-        Serialization.asJson(Map.of("metadata", Map.of("annotations", Map.of(JOB_ANNOTATION, job)))));
+    // Patching the pod in hand (not withName) spares fabric8's GET of it before every patch.
+    try {
+      kube.pods().inNamespace(ns(pod)).resource(pod).patch(PatchContext.of(PatchType.JSON_MERGE),
+          Serialization.asJson(Map.of("metadata", Map.of("annotations", Map.of(JOB_ANNOTATION, job)))));
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 404) {
+        throw e;
+      }
+      // deleted meanwhile: its delete event, queued behind this one, cancels the job
+      LOG.debug("pod {}/{} was deleted before its job id was written", ns(pod), name(pod));
+    }
   }
 
   /** Gone from the API server, or marked for deletion: cancel the job, then finalise the pod. */
@@ -121,13 +138,29 @@ final class PodSync {
         api.delete(pod);
       }
       createdHere.remove(uid);
+      unfinishedDeletes.remove(uid);
       if (finalise) {
         kube.pods().inNamespace(ns(pod)).withName(name(pod)).withGracePeriod(0).delete();
       }
     } catch (RuntimeException e) {
-      LOG.warn("pod {}/{}: delete not finished, retrying on the next resync: {}", ns(pod), name(pod), e.getMessage());
+      LOG.warn("pod {}/{}: delete not finished, retrying: {}", ns(pod), name(pod), e.getMessage());
+      if (!finalise) {
+        unfinishedDeletes.put(uid, pod);
+      }
     } finally {
       deleting.remove(uid);
+    }
+  }
+
+  /** Pods gone from the API server whose job may still run: to be deleted again with {@link #retryDelete}. */
+  List<Pod> unfinishedDeletes() {
+    return List.copyOf(unfinishedDeletes.values());
+  }
+
+  /** Deletes the pod again unless a retry queued before this one already finished it. */
+  void retryDelete(Pod pod) {
+    if (unfinishedDeletes.remove(pod.getMetadata().getUid()) != null) {
+      delete(pod, false);
     }
   }
 
@@ -170,7 +203,7 @@ final class PodSync {
 
   private void patchStatus(Pod pod, PodStatus status) {
     try {
-      kube.pods().inNamespace(ns(pod)).withName(name(pod)).subresource("status")
+      kube.pods().inNamespace(ns(pod)).resource(pod).subresource("status")
           .patch(PatchContext.of(PatchType.JSON), StatusPatch.replace(status));
     } catch (KubernetesClientException e) {
       LOG.warn("pod {}/{}: status not written: {}", ns(pod), name(pod), e.getMessage());

@@ -13,7 +13,6 @@ import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A Kubernetes node whose pods run through an interLink API: registers the Node, renews its Lease,
  * keeps its pods in step (create, one /status poll for all, graceful delete) and serves the
- * kubelet's log path. Pod events are handled on one thread, in order, off the informer's thread.
+ * kubelet's log path. Pod events are handled off the informer's thread by a few workers: each pod's
+ * in order, different pods at once. The watch asks the API server for this node's pods only.
  */
 public final class VirtualNode implements AutoCloseable {
 
@@ -35,7 +35,7 @@ public final class VirtualNode implements AutoCloseable {
   private final Clock clock;
   private final NodeRegistration registration;
   private final PodSync sync;
-  private final ExecutorService events = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("vnode-pods").factory());
+  private final PodWorkers events;
   private final ScheduledExecutorService timers =
       Executors.newScheduledThreadPool(2, Thread.ofVirtual().name("vnode-timer-", 0).factory());
   /** Whether the plugin's last ping said it takes a pod's volumes again (crigate's does). */
@@ -51,6 +51,7 @@ public final class VirtualNode implements AutoCloseable {
     this.registration = new NodeRegistration(kube, settings);
     ProjectedFiles projected = new ProjectedFiles(kube, new ServiceAccountTokens(kube, clock), this::allocatable);
     this.sync = new PodSync(kube, api, clock, projected, new VolumeRefreshes(timers, clock), () -> pluginRefreshes);
+    this.events = new PodWorkers(settings.podWorkers());
   }
 
   /** Registers the node, starts watching its pods and serves the kubelet API on {@code kubeletEndpoint}. */
@@ -58,7 +59,7 @@ public final class VirtualNode implements AutoCloseable {
     kubelet = HttpServers.start(kubeletEndpoint, config -> KubeletLogs.install(config, api, this::pod));
     registration.register(ping(), clock.instant());
     registration.renewLease(clock.instant());
-    informer = kube.pods().inAnyNamespace().inform(new ResourceEventHandler<>() {
+    informer = kube.pods().inAnyNamespace().withField("spec.nodeName", settings.nodeName()).inform(new ResourceEventHandler<>() {
       @Override
       public void onAdd(Pod pod) {
         dispatch(pod);
@@ -72,13 +73,15 @@ public final class VirtualNode implements AutoCloseable {
       @Override
       public void onDelete(Pod pod, boolean finalStateUnknown) {
         if (ours(pod)) {
-          events.execute(() -> sync.delete(pod, false));
+          events.submit(pod.getMetadata().getUid(), () -> sync.delete(pod, false));
         }
       }
     }, settings.statusInterval().toMillis() * 6);
     long status = settings.statusInterval().toMillis();
-    timers.scheduleWithFixedDelay(() -> guarded("status", () -> sync.refresh(ourPods())), status, status,
-        TimeUnit.MILLISECONDS);
+    timers.scheduleWithFixedDelay(() -> guarded("status", () -> {
+      sync.unfinishedDeletes().forEach(pod -> events.submit(pod.getMetadata().getUid(), () -> sync.retryDelete(pod)));
+      sync.refresh(ourPods());
+    }), status, status, TimeUnit.MILLISECONDS);
     long lease = settings.leaseInterval().toMillis();
     timers.scheduleWithFixedDelay(() -> guarded("lease", () -> {
       registration.renewLease(clock.instant());
@@ -94,10 +97,11 @@ public final class VirtualNode implements AutoCloseable {
 
   private void dispatch(Pod pod) {
     if (ours(pod)) {
-      events.execute(() -> guarded("pod " + pod.getMetadata().getName(), () -> sync.seen(pod)));
+      events.submit(pod.getMetadata().getUid(), () -> sync.seen(pod));
     }
   }
 
+  /** The API server already selects by node; this guards against one that ignores the field selector. */
   private boolean ours(Pod pod) {
     return pod.getSpec() != null && settings.nodeName().equals(pod.getSpec().getNodeName());
   }
@@ -138,17 +142,16 @@ public final class VirtualNode implements AutoCloseable {
     }
   }
 
-  /** Stops the timers and the pod thread and waits briefly for a call in flight, so none outlives the node. */
+  /** Stops the timers and the pod workers and waits briefly for a call in flight, so none outlives the node. */
   @Override
   public void close() {
     timers.shutdownNow();
     if (informer != null) {
       informer.close();
     }
-    events.shutdownNow();
+    events.close();
     try {
       timers.awaitTermination(5, TimeUnit.SECONDS);
-      events.awaitTermination(5, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -188,7 +188,10 @@ public final class CrigatePlugin implements PluginApi, AutoCloseable {
     return "pod %s deleted".formatted(uid);
   }
 
-  /** SIGTERM, then SIGKILL after the pod's grace period, for every container at once. */
+  /**
+   * SIGTERM, then SIGKILL after the pod's grace period, for every container at once. A stop that
+   * fails is only logged: removing the sandbox, which follows, ends every container regardless.
+   */
   private void stopGracefully(PodRecord record) {
     List<Thread> stops = new ArrayList<>();
     for (PodRecord.Entry entry : record.containers()) {
@@ -199,6 +202,9 @@ public final class CrigatePlugin implements PluginApi, AutoCloseable {
                 .setTimeout(record.graceSeconds()).build());
           } catch (CrigateException.NotFound e) {
             LOG.debug("container {} of pod {} already gone", entry.id(), record.uid());
+          } catch (RuntimeException e) {
+            LOG.warn("pod {}: graceful stop of container {} failed, removing its sandbox ends it: {}", record.uid(),
+                entry.name(), e.getMessage());
           }
         }));
       }

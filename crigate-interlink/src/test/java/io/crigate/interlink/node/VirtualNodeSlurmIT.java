@@ -15,10 +15,11 @@ import io.crigate.interlink.http.RunningServer;
 import io.crigate.interlink.plugin.CrigatePlugin;
 import io.crigate.interlink.plugin.PluginSettings;
 import io.crigate.spi.Backend;
+import io.crigate.testsupport.NodeSelectorCrudDispatcher;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -37,14 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
  * End to end: a Pod object bound to the virtual node in the mock API server (CRUD mode) runs as a
  * job on the shared real Slurm, through the interLink API layer and crigate's plugin in one process.
  */
-@EnableKubernetesMockClient(crud = true)
 class VirtualNodeSlurmIT {
 
   private static final String NODE = "vnode-slurm";
   private static final Duration JOB_TIMEOUT = Duration.ofSeconds(90);
 
-  KubernetesClient client;
-  KubernetesMockServer server;
+  private KubernetesMockServer server;
+  private KubernetesClient client;
 
   @TempDir Path tmp;
   private Backend backend;
@@ -56,6 +56,8 @@ class VirtualNodeSlurmIT {
 
   @BeforeEach
   void start() throws Exception {
+    server = new NodeSelectorCrudDispatcher().start();
+    client = server.createClient();
     // the mock API server's first answers pay for its class loading: on a loaded machine that can
     // exceed the client's connect timeout, which is not what these tests are about
     await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() -> client.nodes().list() != null);
@@ -82,6 +84,8 @@ class VirtualNodeSlurmIT {
     api.close();
     plugin.close();
     backend.close();
+    client.close();
+    server.destroy();
   }
 
   private Pod run(String prefix, String script) {

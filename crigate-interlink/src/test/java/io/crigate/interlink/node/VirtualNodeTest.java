@@ -30,12 +30,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.LoggerFactory;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.crigate.testsupport.NodeSelectorCrudDispatcher;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,14 +48,13 @@ import org.junit.jupiter.api.Test;
  * The virtual node against fabric8's mock API server in CRUD mode and crigate's interLink API layer
  * over HTTP, with the plugin behind it recorded (its Slurm behaviour is VirtualNodeSlurmIT's).
  */
-@EnableKubernetesMockClient(crud = true)
 class VirtualNodeTest {
 
   private static final String NODE = "vnode-test";
 
-  KubernetesClient client;
-  KubernetesMockServer server;
-
+  private final NodeSelectorCrudDispatcher apiServer = new NodeSelectorCrudDispatcher();
+  private KubernetesMockServer server;
+  private KubernetesClient client;
   private final RecordingPlugin plugin = new RecordingPlugin();
   private RunningServer api;
   private ApiClient apiClient;
@@ -59,6 +62,8 @@ class VirtualNodeTest {
 
   @BeforeEach
   void start() {
+    server = apiServer.start();
+    client = server.createClient();
     // the mock API server's first answers pay for its class loading: on a loaded machine that can
     // exceed the client's connect timeout, which is not what these tests are about
     await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() -> client.nodes().list() != null);
@@ -79,6 +84,8 @@ class VirtualNodeTest {
     }
     apiClient.close();
     api.close();
+    client.close();
+    server.destroy();
   }
 
   @Test
@@ -98,7 +105,7 @@ class VirtualNodeTest {
   }
 
   @Test
-  void aBoundPodIsCreatedOnceItsStatusPatchedAndResumedAfterARestart() {
+  void aBoundPodIsCreatedOnceAndItsStatusPatched() {
     Pod pod = client.pods().inNamespace("default").resource(pod("vn-exit3")).create();
 
     await().atMost(Duration.ofSeconds(30)).until(() -> phase(pod).equals("Failed"));
@@ -107,16 +114,59 @@ class VirtualNodeTest {
     assertThat(seen.getStatus().getContainerStatuses().getFirst().getState().getTerminated().getExitCode()).isEqualTo(3);
     assertThat(seen.getStatus().getReason()).isEqualTo("Error");
     assertThat(plugin.created).hasSize(1);
+  }
+
+  @Test
+  void manyPodsAreEachCreatedOnceByTheWorkersAndAgainNeverAfterARestart() {
+    List<String> names = IntStream.range(0, 12).mapToObj(i -> "vn-many-" + i).toList();
+    plugin.running = true;
+    names.forEach(name -> client.pods().inNamespace("default").resource(pod(name)).create());
+    // each pod has several events in flight (add, the job annotation, status patches) on several workers
+    await().atMost(Duration.ofSeconds(60)).until(() -> names.stream().allMatch(n -> phase(n).equals("Running")));
+    assertThat(plugin.created).extracting(d -> d.pod().getMetadata().getName()).containsExactlyInAnyOrderElementsOf(names);
 
     node.close();
     node = startNode();
-    // events are handled in order on one thread, and the restarted informer lists vn-exit3 first:
-    // once the pod created after the restart has been created, vn-exit3 has been seen again
-    client.pods().inNamespace("default").resource(pod("vn-after-restart")).create();
+    // the pods still run, so only their job annotation keeps the restarted node from creating them
+    // again; a pod's events run in order, so once its delete reached the plugin, the restarted
+    // node's listing of it has been handled
+    names.forEach(name -> client.pods().inNamespace("default").withName(name).delete());
 
-    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.created.size() >= 2);
-    assertThat(plugin.created).extracting(d -> d.pod().getMetadata().getName())
-        .containsExactly("vn-exit3", "vn-after-restart");
+    await().atMost(Duration.ofSeconds(60)).until(() -> plugin.deleted.size() == names.size());
+    assertThat(plugin.created).extracting(d -> d.pod().getMetadata().getName()).containsExactlyInAnyOrderElementsOf(names);
+    assertThat(plugin.deleted).extracting(p -> p.getMetadata().getName()).containsExactlyInAnyOrderElementsOf(names);
+  }
+
+  @Test
+  void podsAreCreatedInParallelAndAPodDeletedDuringItsCreateIsDeletedAfterIt() {
+    CountDownLatch slowCreate = new CountDownLatch(1);
+    plugin.holdCreate.put("vn-slow", slowCreate);
+    client.pods().inNamespace("default").resource(pod("vn-slow")).create();
+
+    client.pods().inNamespace("default").resource(pod("vn-fast")).create();
+    // vn-slow's create is still held by the plugin: another worker created vn-fast meanwhile
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.calls.contains("create vn-fast"));
+    assertThat(plugin.calls).doesNotContain("create vn-slow");
+
+    client.pods().inNamespace("default").withName("vn-slow").delete();
+    slowCreate.countDown();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.calls.contains("delete vn-slow"));
+    assertThat(plugin.calls).filteredOn(c -> c.endsWith(" vn-slow")).containsExactly("create vn-slow", "delete vn-slow");
+  }
+
+  @Test
+  void theWatchAndListAskTheApiServerForThisNodesPodsOnly() {
+    await().atMost(Duration.ofSeconds(30)).until(() -> podQueries().stream().anyMatch(q -> q.contains("watch=true")));
+
+    assertThat(podQueries()).isNotEmpty().allSatisfy(query ->
+        assertThat(query).contains("fieldSelector=spec.nodeName=" + NODE));
+    assertThat(podQueries()).anyMatch(q -> !q.contains("watch=true"));
+  }
+
+  /** The pod collection queries (list and watch, all namespaces) the API server received. */
+  private List<String> podQueries() {
+    return apiServer.gets().stream().filter(p -> p.startsWith("/api/v1/pods?")).toList();
   }
 
   @Test
@@ -142,15 +192,20 @@ class VirtualNodeTest {
     assertThat(plugin.deleted.getFirst().getMetadata().getName()).isEqualTo("vn-delete");
   }
 
-  /** Answers the TokenRequest subresource (CRUD mode does not serve it): token-N, living {@code lifetime}. */
-  private List<String> serveTokens(Duration lifetime) {
-    List<String> asked = new CopyOnWriteArrayList<>();
-    server.expect().post().withPath("/api/v1/namespaces/default/serviceaccounts/robot/token").andReply(201, request -> {
-      asked.add(request.getUtf8Body());
-      return new TokenRequestBuilder().withNewStatus().withToken("secret-token-" + asked.size())
-          .withExpirationTimestamp(Instant.now().plus(lifetime).toString()).endStatus().build();
-    }).always();
-    return asked;
+  @Test
+  void aDeleteThatFailedAfterThePodLeftTheApiServerIsRetried() {
+    client.pods().inNamespace("default").resource(pod("vn-retry")).create();
+    await().atMost(Duration.ofSeconds(30)).until(() -> PodSync.created(client.pods().inNamespace("default")
+        .withName("vn-retry").get()));
+    plugin.failDelete = true;
+
+    // gone at once (as with a zero grace period): no later event of this pod will come
+    client.pods().inNamespace("default").withName("vn-retry").delete();
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.calls.contains("delete failed vn-retry"));
+    plugin.failDelete = false;
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.calls.contains("delete vn-retry"));
+    assertThat(plugin.deleted).extracting(p -> p.getMetadata().getName()).containsExactly("vn-retry");
   }
 
   private Pod projectedPod(String name) {
@@ -275,8 +330,23 @@ class VirtualNodeTest {
     assertThat(unknown.statusCode()).isEqualTo(404);
   }
 
+  /** Answers the TokenRequest subresource (CRUD mode does not serve it): token-N, living {@code lifetime}. */
+  private List<String> serveTokens(Duration lifetime) {
+    List<String> asked = new CopyOnWriteArrayList<>();
+    server.expect().post().withPath("/api/v1/namespaces/default/serviceaccounts/robot/token").andReply(201, request -> {
+      asked.add(request.getUtf8Body());
+      return new TokenRequestBuilder().withNewStatus().withToken("secret-token-" + asked.size())
+          .withExpirationTimestamp(Instant.now().plus(lifetime).toString()).endStatus().build();
+    }).always();
+    return asked;
+  }
+
   private String phase(Pod pod) {
-    Pod now = client.pods().inNamespace("default").withName(pod.getMetadata().getName()).get();
+    return phase(pod.getMetadata().getName());
+  }
+
+  private String phase(String name) {
+    Pod now = client.pods().inNamespace("default").withName(name).get();
     return now.getStatus() == null || now.getStatus().getPhase() == null ? "" : now.getStatus().getPhase();
   }
 
