@@ -72,7 +72,9 @@ public final class ExtenderScaleBenchmark {
     System.out.printf(Locale.ROOT, "mock API server populated in %.1f s: %d objects in the CRUD store, %d pods in the paged list%n",
         (System.nanoTime() - start) / 1e9, dispatcher.getMap().size(), podList.size());
     api.init(InetAddress.getLoopbackAddress(), apiPort);
-    try (KubernetesClient client = api.createClient(); ManifestPush push = new ManifestPush(registry)) {
+    try (KubernetesClient client = api.createClient(b -> b.withConfig(new io.fabric8.kubernetes.client.ConfigBuilder(
+        io.fabric8.kubernetes.client.Config.empty()).withMasterUrl("http://127.0.0.1:" + apiPort).withRequestTimeout(600_000)
+        .build())); ManifestPush push = new ManifestPush(registry)) {
       for (ImageLayers image : cluster.podImages()) {
         push.push(image, cluster::blob);
       }

@@ -38,6 +38,9 @@ final class ExtenderUnderBench implements AutoCloseable {
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
     builder.environment().put("KUBECONFIG", kubeconfig.toString());
+    // the mock API server answers a list of thousands of objects on one event loop: slower than
+    // fabric8's default 10 s request timeout while the machine is loaded
+    builder.environment().put("KUBERNETES_REQUEST_TIMEOUT", "600000");
     builder.environment().put("CRIGATE_JAVA_OPTS", "-Xlog:gc:file=" + workDir.resolve("extender-gc.log"));
     long launched = System.nanoTime();
     Process process = builder.start();
