@@ -7,14 +7,10 @@
 # Usage: bash scripts/bench-extender-scale.sh [nodes=5000] [pods=150000] [iterations=1000]
 #        PORT_BASE (default 27000) picks the mock API server's (+1) and the extender's (+2) ports.
 set -euo pipefail
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-cd "$root"
-. scripts/lib/java.sh
-set -a; . "${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}/env"; set +a
-./mvnw -B -q -o -pl crigate-bench -am package -DskipTests dependency:copy-dependencies -DincludeScope=runtime
+. "$(dirname "${BASH_SOURCE[0]}")/lib/bench-build.sh"
 work=$(mktemp -d /tmp/crigate-extender-scale.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 port=${PORT_BASE:-27000}
 # The mock API server holds every object as JSON and answers a list of all pods in one body.
-"$JAVA_HOME/bin/java" -Xmx8g -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-bench/target/dependency/*" \
+"$JAVA_HOME/bin/java" -Xmx8g -cp "$bench_classpath" \
   io.crigate.bench.ExtenderScaleBenchmark "$work" "${1:-5000}" "${2:-150000}" "${3:-1000}" $((port + 1)) $((port + 2))

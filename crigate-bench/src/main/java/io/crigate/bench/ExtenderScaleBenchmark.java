@@ -93,7 +93,7 @@ public final class ExtenderScaleBenchmark {
       try (ExtenderUnderBench extender = ExtenderUnderBench.start(Path.of("").toAbsolutePath(), workDir, kubeconfig,
           extenderPort, registry)) {
         System.out.printf(Locale.ROOT, "crigate extender (pid %d): serving %.1f s after launch (JVM start + initial lists)%n",
-            extender.pid(), extender.startToServing().toMillis() / 1e3);
+            extender.process().pid(), extender.startToServing().toMillis() / 1e3);
         String histogram = extender.classHistogram();
         Files.writeString(workDir.resolve("class-histogram.txt"), histogram);
         System.out.println("live heap after a full GC (jcmd GC.class_histogram), largest classes:");

@@ -7,27 +7,18 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
  * A {@code bin/crigate extender} process started as an admin starts it, against an API server named
  * by a kubeconfig, and measured from outside: how long until it serves (it lists every Node, Pod
  * and NodeImageLayers before it opens its port), its live heap, its peak resident memory.
+ *
+ * @param startToServing from launch until the port accepted a connection: JVM start plus the informers' initial lists
  */
-final class ExtenderUnderBench implements AutoCloseable {
+record ExtenderUnderBench(Process process, Path log, Duration startToServing) implements AutoCloseable {
 
   private static final Duration STARTUP_LIMIT = Duration.ofMinutes(15);
-
-  private final Process process;
-  private final Path log;
-  private final Duration startToServing;
-
-  private ExtenderUnderBench(Process process, Path log, Duration startToServing) {
-    this.process = process;
-    this.log = log;
-    this.startToServing = startToServing;
-  }
 
   static ExtenderUnderBench start(Path repository, Path workDir, Path kubeconfig, int port, String registry)
       throws IOException, InterruptedException {
@@ -66,15 +57,6 @@ final class ExtenderUnderBench implements AutoCloseable {
     }
   }
 
-  /** From launch until the port accepted a connection: JVM start plus the informers' initial lists. */
-  Duration startToServing() {
-    return startToServing;
-  }
-
-  long pid() {
-    return process.pid();
-  }
-
   /** {@code jcmd GC.class_histogram}: a full GC, then the live objects by class, largest first. */
   String classHistogram() throws IOException, InterruptedException {
     return jcmd("GC.class_histogram");
@@ -87,26 +69,22 @@ final class ExtenderUnderBench implements AutoCloseable {
 
   /** A line of {@code /proc/<pid>/status}, e.g. {@code VmHWM} (peak resident set) or {@code VmRSS}, in KiB. */
   long statusKib(String field) throws IOException {
-    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
       if (line.startsWith(field + ":")) {
         return Long.parseLong(line.replaceAll("[^0-9]", ""));
       }
     }
-    throw new IllegalStateException("no " + field + " in /proc/" + pid() + "/status");
+    throw new IllegalStateException("no " + field + " in /proc/" + process.pid() + "/status");
   }
 
   private String jcmd(String command) throws IOException, InterruptedException {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    Process run = new ProcessBuilder(jcmd.toString(), Long.toString(pid()), command).redirectErrorStream(true).start();
+    Process run = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command).redirectErrorStream(true).start();
     String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (run.waitFor() != 0) {
       throw new IllegalStateException("jcmd " + command + " failed: " + out);
     }
     return out;
-  }
-
-  List<String> logLines() throws IOException {
-    return Files.readAllLines(log);
   }
 
   @Override
