@@ -23,10 +23,9 @@ import org.slf4j.LoggerFactory;
 public final class ExtenderServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExtenderServer.class);
-  private final LayerExtender extender;
-  private final ExtenderJson json = new ExtenderJson();
+  private final ExtenderVerbs verbs;
   private final WebServer server;
-  private final VerbMetrics verbs;
+  private final VerbMetrics latency;
 
   /**
    * Plain HTTP with the default request limit (tests and benchmarks on loopback).
@@ -47,8 +46,8 @@ public final class ExtenderServer implements AutoCloseable {
    */
   public ExtenderServer(ExtenderEndpoint endpoint, boolean filter, LayerIndex inventories,
       Function<String, CpuLoad> loads, Function<String, ImageLayers> registry, PrometheusRegistry metrics) {
-    this.extender = new LayerExtender(inventories, loads, registry);
-    this.verbs = metrics == null ? null : new VerbMetrics(metrics);
+    this.verbs = new ExtenderVerbs(inventories, loads, registry);
+    this.latency = metrics == null ? null : new VerbMetrics(metrics);
     String prefix = endpoint.urlPrefix();
     var builder = WebServer.builder();
     endpoint.tls().ifPresent(tls -> builder.tls(tls.helidonTls()));
@@ -64,8 +63,8 @@ public final class ExtenderServer implements AutoCloseable {
           if (filter) {
             r.post(prefix + "/filter", this::filter);
           }
-          if (verbs != null) {
-            r.get("/metrics", verbs::scrape);
+          if (latency != null) {
+            r.get("/metrics", latency::scrape);
             r.get("/healthz", (request, response) -> response.send("ok\n"));
           }
         })
@@ -82,17 +81,17 @@ public final class ExtenderServer implements AutoCloseable {
 
   private void prioritize(ServerRequest request, ServerResponse response) {
     long start = System.nanoTime();
-    answer(response, () -> json.priorities(extender.prioritize(json.parseArgs(body(request)))));
-    if (verbs != null) {
-      verbs.prioritize.observe((System.nanoTime() - start) / 1e9);
+    answer(response, () -> verbs.prioritize(body(request)));
+    if (latency != null) {
+      latency.prioritize.observe((System.nanoTime() - start) / 1e9);
     }
   }
 
   private void filter(ServerRequest request, ServerResponse response) {
     long start = System.nanoTime();
-    answer(response, () -> json.filterResult(extender.filter(json.parseArgs(body(request)))));
-    if (verbs != null) {
-      verbs.filter.observe((System.nanoTime() - start) / 1e9);
+    answer(response, () -> verbs.filter(body(request)));
+    if (latency != null) {
+      latency.filter.observe((System.nanoTime() - start) / 1e9);
     }
   }
 

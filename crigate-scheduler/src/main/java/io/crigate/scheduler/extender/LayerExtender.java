@@ -46,16 +46,11 @@ final class LayerExtender {
     this.registry = registry;
   }
 
-  List<HostPriority> prioritize(ExtenderArgs args) {
+  Priorities prioritize(ExtenderArgs args) {
     PodLayers pod = PodLayers.of(resolve(args));
     List<String> candidates = args.nodes().names();
-    long[] scores = LayerLocality.scores(index.missingBytes(pod, candidates), args.cpuMillis(),
-        candidates.stream().map(loads).toList());
-    List<HostPriority> priorities = new ArrayList<>(candidates.size());
-    for (int i = 0; i < candidates.size(); i++) {
-      priorities.add(new HostPriority(candidates.get(i), scores[i]));
-    }
-    return priorities;
+    return new Priorities(candidates, LayerLocality.scores(index.missingBytes(pod, candidates), args.cpuMillis(),
+        candidates.stream().map(loads).toList()));
   }
 
   FilterResult filter(ExtenderArgs args) {

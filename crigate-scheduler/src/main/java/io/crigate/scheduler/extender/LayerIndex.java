@@ -19,14 +19,25 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * instead of one hash table per node, which is what keeps 5,000 nodes within a few milliseconds
  * (probing 5,000 separate tables is dominated by cache misses).
  *
+ * <p>Only what the score reads is kept: a digest is stored once for the whole cluster, however
+ * many nodes hold it (5,000 nodes of ~200 layers each publish a million digests, but a cluster runs
+ * a few thousand distinct layers), and a node keeps references to the holder sets of its layers so
+ * that an update can take it out of them. Sizes are not kept: the pod's layer sizes come from its
+ * registry.
+ *
  * <p>Updates come one node at a time from the informer; requests read under a shared lock.
  */
 public final class LayerIndex {
 
+  /** One distinct layer of the cluster and the numbers of the nodes that hold it. */
+  private record Holders(String digest, BitSet nodes) {}
+
+  private static final Holders[] NONE = new Holders[0];
+
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private final Map<String, Integer> numbers = new HashMap<>();
-  private final Map<String, Set<String>> layersByNode = new HashMap<>();
-  private final Map<String, BitSet> nodesByLayer = new HashMap<>();
+  private final Map<String, Holders[]> layersByNode = new HashMap<>();
+  private final Map<String, Holders> nodesByLayer = new HashMap<>();
   private final Deque<Integer> freeNumbers = new ArrayDeque<>();
 
   public void put(NodeLayerInventory inventory) {
@@ -34,8 +45,13 @@ public final class LayerIndex {
     try {
       remove(inventory.node(), false);
       int number = numbers.computeIfAbsent(inventory.node(), n -> freeNumbers.isEmpty() ? numbers.size() : freeNumbers.pop());
-      Set<String> layers = inventory.layers().keySet();
-      layers.forEach(digest -> nodesByLayer.computeIfAbsent(digest, d -> new BitSet()).set(number));
+      Set<String> digests = inventory.layers().keySet();
+      Holders[] layers = new Holders[digests.size()];
+      int i = 0;
+      for (String digest : digests) {
+        layers[i] = nodesByLayer.computeIfAbsent(digest, d -> new Holders(d, new BitSet()));
+        layers[i++].nodes().set(number);
+      }
       layersByNode.put(inventory.node(), layers);
     } finally {
       lock.writeLock().unlock();
@@ -56,11 +72,10 @@ public final class LayerIndex {
     if (number == null) {
       return;
     }
-    for (String digest : layersByNode.getOrDefault(node, Set.of())) {
-      BitSet holders = nodesByLayer.get(digest);
-      holders.clear(number);
-      if (holders.isEmpty()) {
-        nodesByLayer.remove(digest);
+    for (Holders layer : layersByNode.getOrDefault(node, NONE)) {
+      layer.nodes().clear(number);
+      if (layer.nodes().isEmpty()) {
+        nodesByLayer.remove(layer.digest());
       }
     }
     layersByNode.remove(node);
@@ -95,7 +110,8 @@ public final class LayerIndex {
     try {
       BitSet[] holders = new BitSet[layers.size()];
       for (int i = 0; i < holders.length; i++) {
-        holders[i] = nodesByLayer.getOrDefault(layers.get(i).digest(), new BitSet());
+        Holders layer = nodesByLayer.get(layers.get(i).digest());
+        holders[i] = layer == null ? new BitSet() : layer.nodes();
       }
       long[] missing = new long[candidates.size()];
       for (int c = 0; c < missing.length; c++) {

@@ -3,12 +3,10 @@ package io.crigate.scheduler.extender;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.fabric8.kubernetes.client.informers.cache.ReducedStateItemStore;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 
 /**
  * Each node's CPU load as kube-scheduler's resource scores see it, kept current by informers over
@@ -23,24 +21,36 @@ public final class NodeLoadInformer implements AutoCloseable {
 
   private record Bound(String node, long cpuMillis) {}
 
+  /**
+   * Objects per page of the initial lists and relists, as client-go's reflector pages: a list of
+   * every pod in one answer is held whole while it is decoded (gigabytes at 150,000 pods).
+   */
+  static final long LIST_PAGE = 500;
+
   private final NodeLoads loads;
   /** What each counted pod added to its node, to take back when it changes or goes. */
   private final Map<String, Bound> bound = new ConcurrentHashMap<>();
+  /** One instance per node name: each event carries its own copy, and 150,000 pods name 5,000 nodes. */
+  private final Map<String, String> nodeNames = new ConcurrentHashMap<>();
   private final SharedIndexInformer<Node> nodes;
   private final SharedIndexInformer<Pod> pods;
 
   /** Lists, then watches, every node and every pod into {@code loads}; returns once both lists are in. */
   public NodeLoadInformer(KubernetesClient client, NodeLoads loads) {
     this.loads = loads;
-    this.nodes = client.nodes().inform(handler(this::putNode,
-        node -> loads.allocatable(node.getMetadata().getName(), 0)));
-    // The informer's own cache keeps only what relisting needs to tell a change: a full Pod is
-    // kilobytes (managed fields, status), and a cluster of 5,000 nodes runs hundreds of thousands.
-    // The handlers still get every full object from the list and the watch.
-    this.pods = client.pods().inAnyNamespace().runnableInformer(0)
+    // The informers' own stores keep only what relisting needs to tell a change (name and resource
+    // version): a full Pod is kilobytes (managed fields, status), a full Node more (its 50 largest
+    // images), and a cluster of 5,000 nodes runs hundreds of thousands of pods. The handlers get
+    // every full object from the list and the watch, and keep only the numbers in loads and bound.
+    this.nodes = client.nodes().withLimit(LIST_PAGE).runnableInformer(0)
+        .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Node.class,
+            client.getKubernetesSerialization()))
+        .addEventHandler(InformerHandlers.putOrRemove(this::putNode, node -> loads.allocatable(node.getMetadata().getName(), 0)))
+        .run();
+    this.pods = client.pods().inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
         .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Pod.class,
-            client.getKubernetesSerialization(), "spec.nodeName", "status.phase"))
-        .addEventHandler(handler(this::putPod, pod -> count(key(pod), null)))
+            client.getKubernetesSerialization()))
+        .addEventHandler(InformerHandlers.putOrRemove(this::putPod, pod -> count(key(pod), null)))
         .run();
   }
 
@@ -53,7 +63,7 @@ public final class NodeLoadInformer implements AutoCloseable {
     String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
     boolean counts = node != null && !node.isEmpty() && !"Succeeded".equals(phase) && !"Failed".equals(phase);
-    count(key(pod), counts ? new Bound(node, PodCpu.millis(pod.getSpec())) : null);
+    count(key(pod), counts ? new Bound(nodeNames.computeIfAbsent(node, n -> n), PodCpu.millis(pod.getSpec())) : null);
   }
 
   private void count(String pod, Bound now) {
@@ -68,25 +78,6 @@ public final class NodeLoadInformer implements AutoCloseable {
 
   private static String key(Pod pod) {
     return pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-  }
-
-  private static <T> ResourceEventHandler<T> handler(Consumer<T> put, Consumer<T> remove) {
-    return new ResourceEventHandler<>() {
-      @Override
-      public void onAdd(T resource) {
-        put.accept(resource);
-      }
-
-      @Override
-      public void onUpdate(T old, T resource) {
-        put.accept(resource);
-      }
-
-      @Override
-      public void onDelete(T resource, boolean finalStateUnknown) {
-        remove.accept(resource);
-      }
-    };
   }
 
   @Override

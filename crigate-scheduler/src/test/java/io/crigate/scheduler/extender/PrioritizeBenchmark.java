@@ -88,7 +88,7 @@ public final class PrioritizeBenchmark {
     }
     LayerExtender extender = new LayerExtender(inventories, loads, registry::get);
     ExtenderArgs parsed = json.parseArgs(byName);
-    report("LayerLocality, in-process score only", iterations, () -> extender.prioritize(parsed).size());
+    report("LayerLocality, in-process score only", iterations, () -> extender.prioritize(parsed).scores().length);
     report("LayerLocality verb in-process (parse + score + write), NodeNames", iterations,
         () -> json.priorities(extender.prioritize(json.parseArgs(byName))).length);
 

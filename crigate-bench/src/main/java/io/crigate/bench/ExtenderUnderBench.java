@@ -1,0 +1,97 @@
+package io.crigate.bench;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@code bin/crigate extender} process started as an admin starts it, against an API server named
+ * by a kubeconfig, and measured from outside: how long until it serves (it lists every Node, Pod
+ * and NodeImageLayers before it opens its port), its live heap, its peak resident memory.
+ *
+ * @param startToServing from launch until the port accepted a connection: JVM start plus the informers' initial lists
+ */
+record ExtenderUnderBench(Process process, Path log, Duration startToServing) implements AutoCloseable {
+
+  private static final Duration STARTUP_LIMIT = Duration.ofMinutes(15);
+
+  static ExtenderUnderBench start(Path repository, Path workDir, Path kubeconfig, int port, String registry)
+      throws IOException, InterruptedException {
+    Files.createDirectories(workDir);
+    Path log = workDir.resolve("extender.log");
+    ProcessBuilder builder = new ProcessBuilder(repository.resolve("bin/crigate").toString(), "extender",
+        "--port", Integer.toString(port), "--allow-registry", registry)
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.to(log.toFile()));
+    builder.environment().put("KUBECONFIG", kubeconfig.toString());
+    // the mock API server answers a list of thousands of objects on one event loop: slower than
+    // fabric8's default 10 s request timeout while the machine is loaded
+    builder.environment().put("KUBERNETES_REQUEST_TIMEOUT", "600000");
+    builder.environment().put("CRIGATE_JAVA_OPTS", "-Xlog:gc:file=" + workDir.resolve("extender-gc.log"));
+    long launched = System.nanoTime();
+    Process process = builder.start();
+    while (!listening(port)) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("crigate extender exited during start; see " + log);
+      }
+      if (System.nanoTime() - launched > STARTUP_LIMIT.toNanos()) {
+        process.destroyForcibly();
+        throw new IllegalStateException("crigate extender did not serve within " + STARTUP_LIMIT + "; see " + log);
+      }
+      Thread.sleep(20);
+    }
+    return new ExtenderUnderBench(process, log, Duration.ofNanos(System.nanoTime() - launched));
+  }
+
+  private static boolean listening(int port) {
+    try (Socket socket = new Socket()) {
+      socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
+      return true;
+    } catch (IOException notYet) {
+      return false;
+    }
+  }
+
+  /** {@code jcmd GC.class_histogram}: a full GC, then the live objects by class, largest first. */
+  String classHistogram() throws IOException, InterruptedException {
+    return jcmd("GC.class_histogram");
+  }
+
+  String heapInfo() throws IOException, InterruptedException {
+    jcmd("GC.run");
+    return jcmd("GC.heap_info");
+  }
+
+  /** A line of {@code /proc/<pid>/status}, e.g. {@code VmHWM} (peak resident set) or {@code VmRSS}, in KiB. */
+  long statusKib(String field) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc", Long.toString(process.pid()), "status"))) {
+      if (line.startsWith(field + ":")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new IllegalStateException("no " + field + " in /proc/" + process.pid() + "/status");
+  }
+
+  private String jcmd(String command) throws IOException, InterruptedException {
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    Process run = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command).redirectErrorStream(true).start();
+    String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    if (run.waitFor() != 0) {
+      throw new IllegalStateException("jcmd " + command + " failed: " + out);
+    }
+    return out;
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      process.destroyForcibly();
+    }
+  }
+}

@@ -1,0 +1,16 @@
+package io.crigate.scheduler.extender;
+
+import java.util.List;
+
+/**
+ * The answer to one prioritize call: each candidate's score, {@code 0..MaxExtenderPriority}, in the
+ * candidates' order. Two arrays rather than an object per host: an answer has thousands of hosts.
+ */
+record Priorities(List<String> hosts, long[] scores) {
+
+  Priorities {
+    if (hosts.size() != scores.length) {
+      throw new IllegalArgumentException("%d hosts but %d scores".formatted(hosts.size(), scores.length));
+    }
+  }
+}
