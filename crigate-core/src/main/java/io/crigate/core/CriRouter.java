@@ -6,12 +6,15 @@ import io.crigate.spi.Backend;
 import io.crigate.spi.ImageObserver;
 import io.crigate.spi.adjust.PluginChain;
 import io.grpc.BindableService;
+import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Predicate;
 
 /**
  * Routes CRI calls to backends: by RuntimeClass handler when a pod is created, by recorded ownership
@@ -25,15 +28,23 @@ final class CriRouter implements AutoCloseable {
   private final ImageObserver imageObserver;
   private final ProxyAdjustments adjustments;
   private final Runnable startProbes;
+  private final RelayFactory relay;
   private final List<AutoCloseable> owned;
 
+  /** Builds the relay's routes over this router's ownership records and backend health. */
+  @FunctionalInterface
+  private interface RelayFactory {
+    Optional<RelayRoutes> create(EventLoopGroup eventLoops, Predicate<String> dumped, Gateway.CallObserver observer);
+  }
+
   private CriRouter(Reconciler reconciler, List<BindableService> services, ImageObserver imageObserver,
-      ProxyAdjustments adjustments, Runnable startProbes, List<AutoCloseable> owned) {
+      ProxyAdjustments adjustments, Runnable startProbes, RelayFactory relay, List<AutoCloseable> owned) {
     this.reconciler = reconciler;
     this.services = services;
     this.imageObserver = imageObserver;
     this.adjustments = adjustments;
     this.startProbes = startProbes;
+    this.relay = relay;
     this.owned = owned;
   }
 
@@ -71,7 +82,9 @@ final class CriRouter implements AutoCloseable {
     ImageObserver imageObserver = imageObservers.create(imageRouting);
     ImageServiceAdapter images = new ImageServiceAdapter(new ObservedImages(imageRouting, imageObserver));
     return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver, adjustments,
-        () -> health.startProbes(routes.all(), calls, timers), List.of(health, calls));
+        () -> health.startProbes(routes.all(), calls, timers),
+        (eventLoops, dumped, observer) -> RelayRoutes.of(routes, state, health, eventLoops, dumped, observer),
+        List.of(health, calls));
   }
 
   /**
@@ -108,6 +121,17 @@ final class CriRouter implements AutoCloseable {
    */
   public static Set<String> nonBlockingMethods() {
     return RuntimeServiceAdapter.NON_BLOCKING;
+  }
+
+  /**
+   * The routes of calls relayed below the gRPC call layer, or empty when no backend forwards calls
+   * unchanged. The caller closes them after the server.
+   *
+   * @param dumped whether the dump rules record a method, by full name: those are never relayed
+   * @param observer hears how each relayed call ended (the call metrics)
+   */
+  Optional<RelayRoutes> relayRoutes(EventLoopGroup eventLoops, Predicate<String> dumped, Gateway.CallObserver observer) {
+    return relay.create(eventLoops, dumped, observer);
   }
 
   /** Stops the health probes and the backends' blocking executors. */
