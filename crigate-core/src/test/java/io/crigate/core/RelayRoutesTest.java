@@ -89,16 +89,14 @@ class RelayRoutesTest {
 
   @Test
   void statusCallsOfRecordedObjectsAreRelayedAndUnknownIdsTakeTheCallLayer() throws Exception {
-    try (Gateway gateway = start("""
+    try (Node node = nodeWithOnePod("""
         backends:
           - {name: default, type: served, handlers: [default]}
           - {name: gpu, type: served, handlers: [gpu]}
-        """, "off:.*");
-        UnixSocketChannel channel = UnixSocketChannel.open(gateway.socket(), "relay-test-client")) {
-      RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = kubelet(channel);
-      String pod = runPod(kubelet, "web", "gpu");
-      String container = createContainer(kubelet, pod);
-      seen.clear();
+        """, "off:.*", "gpu")) {
+      RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
+      String pod = node.pod();
+      String container = node.container();
 
       assertThat(kubelet.podSandboxStatus(PodSandboxStatusRequest.newBuilder().setPodSandboxId(pod).build())
           .getStatus().getId()).isEqualTo(pod);
@@ -136,15 +134,13 @@ class RelayRoutesTest {
 
   @Test
   void theListsOfTheOnlyBackendAreRelayedUnlessFilteredById() throws Exception {
-    try (Gateway gateway = start("""
+    try (Node node = nodeWithOnePod("""
         backends:
           - {name: default, type: served, handlers: [default]}
-        """, "off:.*");
-        UnixSocketChannel channel = UnixSocketChannel.open(gateway.socket(), "relay-test-client")) {
-      RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = kubelet(channel);
-      String pod = runPod(kubelet, "web", "");
-      String container = createContainer(kubelet, pod);
-      seen.clear();
+        """, "off:.*", "")) {
+      RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
+      String pod = node.pod();
+      String container = node.container();
 
       assertThat(kubelet.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList())
           .extracting(Container::getId).containsExactly(container);
@@ -163,15 +159,13 @@ class RelayRoutesTest {
 
   @Test
   void dumpedMethodsAndLifecycleCallsKeepTheCallLayer() throws Exception {
-    try (Gateway gateway = start("""
+    try (Node node = nodeWithOnePod("""
         backends:
           - {name: default, type: served, handlers: [default]}
-        """, "full:ContainerStatus");
-        UnixSocketChannel channel = UnixSocketChannel.open(gateway.socket(), "relay-test-client")) {
-      RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = kubelet(channel);
-      String pod = runPod(kubelet, "web", "");
-      String container = createContainer(kubelet, pod);
-      seen.clear();
+        """, "full:ContainerStatus", "")) {
+      RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
+      String pod = node.pod();
+      String container = node.container();
 
       kubelet.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(container).build());
       kubelet.podSandboxStatus(PodSandboxStatusRequest.newBuilder().setPodSandboxId(pod).build());
@@ -183,6 +177,27 @@ class RelayRoutesTest {
           .isEqualTo(ContainerState.CONTAINER_RUNNING);
     }
     assertThat(dir.resolve("dump.jsonl")).content().contains("\"method\":\"ContainerStatus\"");
+  }
+
+  /** A gateway, the test kubelet's connection to it, and one pod with one container created through it. */
+  private record Node(Gateway gateway, UnixSocketChannel channel, RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet,
+      String pod, String container) implements AutoCloseable {
+    @Override
+    public void close() {
+      channel.close();
+      gateway.close();
+    }
+  }
+
+  /** Starts {@code backends} with {@code dump} rules and creates a pod on {@code handler}; what the runtimes saw so far is forgotten. */
+  private Node nodeWithOnePod(String backends, String dump, String handler) throws IOException {
+    Gateway gateway = start(backends, dump);
+    UnixSocketChannel channel = UnixSocketChannel.open(gateway.socket(), "relay-test-client");
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = kubelet(channel);
+    String pod = runPod(kubelet, "web", handler);
+    String container = createContainer(kubelet, pod);
+    seen.clear();
+    return new Node(gateway, channel, kubelet, pod, container);
   }
 
   private Gateway start(String backends, String dump) throws IOException {

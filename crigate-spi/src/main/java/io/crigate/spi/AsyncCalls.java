@@ -32,7 +32,9 @@ public interface AsyncCalls {
   /**
    * The unix socket of the gRPC CRI server this backend forwards every call to unchanged, if it
    * does. Core may then relay a routed call's HTTP/2 stream there directly, without calling
-   * {@link #call}: the request and answer pass as bytes, the runtime's statuses untouched.
+   * {@link #call}: the request and answer pass as bytes, the runtime's statuses untouched. Only a
+   * CRI runtime that applies the list filters' state and label selectors itself may name one: core
+   * relays unfiltered-by-id lists of a node's only backend without re-applying them.
    */
   default Optional<Path> passThrough() {
     return Optional.empty();
