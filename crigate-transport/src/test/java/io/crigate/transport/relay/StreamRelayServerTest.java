@@ -37,12 +37,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The relay between a real grpc-java client and a real grpc-java server, both on unix sockets:
- * what a relayed call looks like to each end, and how it ends when either end stops.
+ * what a relayed call looks like to each end, and how it ends when either end stops. A relay that
+ * loses a call fails its test here rather than hanging the build.
  */
+@Timeout(value = 2, unit = TimeUnit.MINUTES)
 class StreamRelayServerTest {
 
   static final Metadata.Key<String> DETAIL = Metadata.Key.of("x-detail", Metadata.ASCII_STRING_MARSHALLER);
