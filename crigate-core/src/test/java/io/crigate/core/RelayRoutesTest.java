@@ -69,6 +69,10 @@ class RelayRoutesTest {
   static final Metadata.Key<String> CLIENT_MARK = Metadata.Key.of("x-test-client", Metadata.ASCII_STRING_MARSHALLER);
   static final String RELAYED = "relayed";
   static final String CALL_LAYER = "call layer";
+  static final String ONE_BACKEND = """
+      backends:
+        - {name: default, type: served, handlers: [default]}
+      """;
 
   @TempDir
   Path dir;
@@ -134,10 +138,7 @@ class RelayRoutesTest {
 
   @Test
   void theListsOfTheOnlyBackendAreRelayedUnlessFilteredById() throws Exception {
-    try (Node node = nodeWithOnePod("""
-        backends:
-          - {name: default, type: served, handlers: [default]}
-        """, "off:.*", "")) {
+    try (Node node = nodeWithOnePod(ONE_BACKEND, "off:.*", "")) {
       RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
       String pod = node.pod();
       String container = node.container();
@@ -159,10 +160,7 @@ class RelayRoutesTest {
 
   @Test
   void dumpedMethodsAndLifecycleCallsKeepTheCallLayer() throws Exception {
-    try (Node node = nodeWithOnePod("""
-        backends:
-          - {name: default, type: served, handlers: [default]}
-        """, "full:ContainerStatus", "")) {
+    try (Node node = nodeWithOnePod(ONE_BACKEND, "full:ContainerStatus", "")) {
       RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
       String pod = node.pod();
       String container = node.container();
