@@ -102,17 +102,20 @@ final class ServeCommand implements Callable<Integer> {
       Map<String, BackendFactory> factories = Backends.factories();
       List<ServerInterceptor> interceptors = List.of();
       LongConsumer ownershipWrites = nanos -> {};
+      Gateway.CallObserver relayedCalls = Gateway.CallObserver.NONE;
       if (metrics.enabled()) {
         // Only when enabled: without metrics the fast path carries no interceptor and no proxy at all.
         MeteredBackends metered = new MeteredBackends(registry);
         factories = metered.wrap(factories);
         ownershipWrites = metered.ownershipWrites();
-        interceptors = List.of(new RpcMetrics(registry));
+        RpcMetrics calls = new RpcMetrics(registry);
+        interceptors = List.of(calls);
+        relayedCalls = calls::observe;
         metricsServer = MetricsServer.start(metrics, registry, serving::get);
       }
       gateway = Gateway.start(gatewayConfig, factories, new Gateway.Extensions(
           LayerAwareImages.factory(gatewayConfig.images()), AdjustmentPluginsConfig.of(gatewayConfig), streams, registry, interceptors,
-          ownershipWrites));
+          ownershipWrites, relayedCalls));
       serving.set(true);
     } catch (CrigateException.InvalidArgument e) {
       err.println("crigate serve: " + e.getMessage());

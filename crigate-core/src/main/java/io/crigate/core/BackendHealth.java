@@ -48,6 +48,11 @@ final class BackendHealth implements AutoCloseable {
             .formatted(backend, reason, settings(backend).probeInterval().toMillis())));
   }
 
+  /** Whether calls may go to {@code backend} now; the relay's check, which needs no reason. */
+  boolean isHealthy(String backend) {
+    return !unhealthy.containsKey(backend);
+  }
+
   /** @throws CrigateException.Unavailable naming the backend while it is unhealthy */
   void require(String backend) {
     Optional<CrigateException.Unavailable> down = unavailable(backend);

@@ -7,12 +7,15 @@ import io.crigate.spi.ImageObserver;
 import io.crigate.spi.adjust.ContainerStopper;
 import io.crigate.spi.adjust.PluginChain;
 import io.grpc.BindableService;
+import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Predicate;
 
 /**
  * Routes CRI calls to backends: by RuntimeClass handler when a pod is created, by recorded ownership
@@ -27,16 +30,25 @@ final class CriRouter implements AutoCloseable {
   private final ProxyAdjustments adjustments;
   private final ContainerStopper evictions;
   private final Runnable startProbes;
+  private final RelayFactory relay;
   private final List<AutoCloseable> owned;
 
+  /** Builds the relay's routes over this router's ownership records and backend health. */
+  @FunctionalInterface
+  private interface RelayFactory {
+    Optional<RelayRoutes> create(EventLoopGroup eventLoops, Predicate<String> dumped, Gateway.CallObserver observer);
+  }
+
   private CriRouter(Reconciler reconciler, List<BindableService> services, ImageObserver imageObserver,
-      ProxyAdjustments adjustments, ContainerStopper evictions, Runnable startProbes, List<AutoCloseable> owned) {
+      ProxyAdjustments adjustments, ContainerStopper evictions, Runnable startProbes, RelayFactory relay,
+      List<AutoCloseable> owned) {
     this.reconciler = reconciler;
     this.evictions = evictions;
     this.services = services;
     this.imageObserver = imageObserver;
     this.adjustments = adjustments;
     this.startProbes = startProbes;
+    this.relay = relay;
     this.owned = owned;
   }
 
@@ -75,7 +87,9 @@ final class CriRouter implements AutoCloseable {
     ImageObserver imageObserver = imageObservers.create(imageRouting);
     ImageServiceAdapter images = new ImageServiceAdapter(new ObservedImages(imageRouting, imageObserver));
     return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver, adjustments,
-        new Evictions(owners, containers), () -> health.startProbes(routes.all(), calls, timers), List.of(health, calls));
+        new Evictions(owners, containers), () -> health.startProbes(routes.all(), calls, timers),
+        (eventLoops, dumped, observer) -> RelayRoutes.of(routes, state, health, eventLoops, dumped, observer),
+        List.of(health, calls));
   }
 
   /**
@@ -112,6 +126,17 @@ final class CriRouter implements AutoCloseable {
    */
   public static Set<String> nonBlockingMethods() {
     return RuntimeServiceAdapter.NON_BLOCKING;
+  }
+
+  /**
+   * The routes of calls relayed below the gRPC call layer, or empty when no backend forwards calls
+   * unchanged. The caller closes them after the server.
+   *
+   * @param dumped whether the dump rules record a method, by full name: those are never relayed
+   * @param observer hears how each relayed call ended (the call metrics)
+   */
+  Optional<RelayRoutes> relayRoutes(EventLoopGroup eventLoops, Predicate<String> dumped, Gateway.CallObserver observer) {
+    return relay.create(eventLoops, dumped, observer);
   }
 
   /** Stops the health probes and the backends' blocking executors. */

@@ -19,6 +19,7 @@ import io.crigate.transport.EventLoops;
 import io.grpc.ServerInterceptor;
 import io.grpc.ServerInterceptors;
 import io.grpc.ServerServiceDefinition;
+import io.grpc.Status;
 import io.netty.channel.EventLoopGroup;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Path;
@@ -31,8 +32,10 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.function.LongConsumer;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,7 +85,8 @@ public final class Gateway implements AutoCloseable {
   public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories,
       ImageObserver.Factory imageObservers, AdjustmentPlugins plugins) {
     return start(config, factories,
-        new Extensions(imageObservers, plugins, Streams.NONE, new PrometheusRegistry(), List.of(), nanos -> {}));
+        new Extensions(imageObservers, plugins, Streams.NONE, new PrometheusRegistry(), List.of(), nanos -> {},
+            CallObserver.NONE));
   }
 
   /**
@@ -96,9 +100,20 @@ public final class Gateway implements AutoCloseable {
    * @param interceptors outermost first, around error mapping and dump (e.g. call metrics, which must
    *     see the status errors were mapped to)
    * @param ownershipWriteNanos hears how long each committed write of the gateway's own records took
+   * @param relayedCalls hears how each call relayed below the gRPC call layer ended, which no
+   *     interceptor sees (the call metrics)
    */
   public record Extensions(ImageObserver.Factory imageObservers, AdjustmentPlugins plugins, Streams streams,
-      PrometheusRegistry metrics, List<ServerInterceptor> interceptors, LongConsumer ownershipWriteNanos) {}
+      PrometheusRegistry metrics, List<ServerInterceptor> interceptors, LongConsumer ownershipWriteNanos,
+      CallObserver relayedCalls) {}
+
+  /** Hears how a CRI call ended: its bare method name, its status and how long it took. */
+  @FunctionalInterface
+  public interface CallObserver {
+    CallObserver NONE = (method, code, nanos) -> {};
+
+    void ended(String method, Status.Code code, long nanos);
+  }
 
   public static Gateway start(GatewayConfig config, Map<String, BackendFactory> factories, Extensions extensions) {
     ImageObserver.Factory imageObservers = extensions.imageObservers();
@@ -141,8 +156,13 @@ public final class Gateway implements AutoCloseable {
       List<ServerServiceDefinition> services = router.services().stream()
           .map(service -> ServerInterceptors.intercept(service, interceptors))
           .toList();
+      // Routed reads to a runtime that takes calls unchanged skip the gRPC call layer (RelayRoutes);
+      // the dumped methods keep it, as the dump records parsed calls.
+      Predicate<String> dumped = config.dump().rules().enabled() ? config.dump().rules()::records : method -> false;
+      Optional<RelayRoutes> relay = router.relayRoutes(eventLoops, dumped, extensions.relayedCalls());
+      relay.ifPresent(running::push);
       running.push(CriServer.start(socket, services, SHUTDOWN_GRACE, eventLoops, CriRouter.nonBlockingMethods(),
-          config.maxCallsPerConnection()));
+          config.maxCallsPerConnection(), relay.map(routes -> routes::router)));
       router.startHealthProbes();
       logServing(config, Duration.ofNanos(System.nanoTime() - startNanos));
       return new Gateway(running, config.socket());

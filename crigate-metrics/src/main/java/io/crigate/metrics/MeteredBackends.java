@@ -15,6 +15,7 @@ import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -127,6 +128,7 @@ public final class MeteredBackends {
     private final AsyncCalls calls;
     private final String name;
     private final Map<MethodDescriptor<?, ?>, DistributionDataPoint> byMethod = new ConcurrentHashMap<>();
+    private final Map<String, DistributionDataPoint> relayedByRpc = new ConcurrentHashMap<>();
 
     TimedAsync(AsyncCalls calls, String name) {
       this.calls = calls;
@@ -142,6 +144,18 @@ public final class MeteredBackends {
         point.observe((System.nanoTime() - start) / 1e9);
         up.labelValues(name).set(failure != null && unavailable(failure) ? 0 : 1);
       });
+    }
+
+    @Override
+    public Optional<Path> passThrough() {
+      return calls.passThrough();
+    }
+
+    /** Core relayed the call's stream itself: timed from the relay's own clock. */
+    @Override
+    public void relayed(String rpc, Status.Code code, long nanos) {
+      relayedByRpc.computeIfAbsent(rpc, m -> latency.labelValues(name, m)).observe(nanos / 1e9);
+      up.labelValues(name).set(code == Status.Code.UNAVAILABLE ? 0 : 1);
     }
   }
 

@@ -43,12 +43,20 @@ public final class RpcMetrics implements ServerInterceptor {
     return next.startCall(new SimpleForwardingServerCall<>(call) {
       @Override
       public void close(Status status, Metadata trailers) {
-        byMethod.computeIfAbsent(method, latency::labelValues).observe((System.nanoTime() - start) / 1e9);
-        if (!status.isOk()) {
-          errors.labelValues(method, status.getCode().name()).inc();
-        }
+        observe(method, status.getCode(), System.nanoTime() - start);
         super.close(status, trailers);
       }
     }, headers);
+  }
+
+  /**
+   * Counts one call that ended with {@code code} after {@code nanos}: those the interceptor sees,
+   * and those core relays below the gRPC call layer, which no interceptor sees.
+   */
+  public void observe(String method, Status.Code code, long nanos) {
+    byMethod.computeIfAbsent(method, latency::labelValues).observe(nanos / 1e9);
+    if (code != Status.Code.OK) {
+      errors.labelValues(method, code.name()).inc();
+    }
   }
 }

@@ -1,6 +1,8 @@
 package io.crigate.spi;
 
 import io.grpc.MethodDescriptor;
+import io.grpc.Status;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
@@ -26,4 +28,24 @@ public interface AsyncCalls {
    * @param timeout how long the call may take at most, counted from now; empty: only the caller's deadline
    */
   <Q, R> CompletionStage<R> call(MethodDescriptor<Q, R> method, Q request, Optional<Duration> timeout);
+
+  /**
+   * The unix socket of the gRPC CRI server this backend forwards every call to unchanged, if it
+   * does. Core may then relay a routed call's HTTP/2 stream there directly, without calling
+   * {@link #call}: the request and answer pass as bytes, the runtime's statuses untouched. Only a
+   * CRI runtime that applies the list filters' state and label selectors itself may name one: core
+   * relays unfiltered-by-id lists of a node's only backend without re-applying them.
+   */
+  default Optional<Path> passThrough() {
+    return Optional.empty();
+  }
+
+  /**
+   * Hears of a call core relayed to {@link #passThrough()} instead of calling {@link #call}, so
+   * a wrapper that times calls sees those too.
+   *
+   * @param rpc the CRI method's bare name, e.g. {@code ContainerStatus}
+   * @param code how it ended ({@code UNAVAILABLE} also when the runtime could not be reached)
+   */
+  default void relayed(String rpc, Status.Code code, long nanos) {}
 }

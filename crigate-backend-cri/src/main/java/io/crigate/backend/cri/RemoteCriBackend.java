@@ -10,6 +10,7 @@ import io.grpc.MethodDescriptor;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -28,14 +29,16 @@ final class RemoteCriBackend implements Backend, AsyncCalls {
 
   private final String name;
   private final String endpoint;
+  private final Path socket;
   private final UnixSocketChannel connection;
   private final RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime;
   private final RuntimeServiceGrpc.RuntimeServiceStub runtimeAsync;
   private final ImageServiceGrpc.ImageServiceBlockingStub images;
 
-  RemoteCriBackend(String name, String endpoint, UnixSocketChannel connection) {
+  RemoteCriBackend(String name, String endpoint, Path socket, UnixSocketChannel connection) {
     this.name = name;
     this.endpoint = endpoint;
+    this.socket = socket;
     this.connection = connection;
     this.runtime = RuntimeServiceGrpc.newBlockingStub(connection.channel());
     this.runtimeAsync = RuntimeServiceGrpc.newStub(connection.channel());
@@ -50,6 +53,12 @@ final class RemoteCriBackend implements Backend, AsyncCalls {
   @Override
   public Optional<AsyncCalls> async() {
     return Optional.of(this);
+  }
+
+  /** Every call goes to the runtime unchanged, so core may relay routed calls' streams there itself. */
+  @Override
+  public Optional<Path> passThrough() {
+    return Optional.of(socket);
   }
 
   @Override

@@ -21,7 +21,7 @@ public final class RemoteCriBackendFactory implements BackendFactory {
   @Override
   public Backend create(InitContext context) {
     RemoteCriSettings settings = RemoteCriSettings.parse(context.name(), context.settings());
-    return new RemoteCriBackend(context.name(), settings.endpoint(),
+    return new RemoteCriBackend(context.name(), settings.endpoint(), settings.socket(),
         UnixSocketChannel.open(settings.socket(), context.eventLoops(), settings.connectTimeout()));
   }
 }

@@ -45,6 +45,11 @@ public final class DumpRules {
   }
 
   /** @param fullMethodName the gRPC name, {@code service/method} */
+  /** Whether calls of this method are recorded at all. */
+  public boolean records(String fullMethodName) {
+    return levelFor(fullMethodName) != DumpLevel.OFF;
+  }
+
   DumpLevel levelFor(String fullMethodName) {
     return levelByFullName.computeIfAbsent(fullMethodName, this::decide);
   }

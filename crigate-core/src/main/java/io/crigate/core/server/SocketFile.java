@@ -75,6 +75,25 @@ public final class SocketFile implements AutoCloseable {
     return bindDir.resolve("s");
   }
 
+  /**
+   * A socket path only crigate's own user can reach, for crigate's gRPC call server behind the
+   * stream relay: a private (0700) directory of its own next to the final path, removed by
+   * {@link #close()}.
+   */
+  Path callServerPath() {
+    try {
+      deleteRecursively(callServerDir());
+      Files.createDirectory(callServerDir(), PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
+      return callServerDir().resolve("s");
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot prepare the call server's socket next to " + path, e);
+    }
+  }
+
+  private Path callServerDir() {
+    return path.resolveSibling(".crigate-calls." + ProcessHandle.current().pid());
+  }
+
   private static GroupPrincipal group(Path path, String name) throws IOException {
     try {
       return path.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName(name);
@@ -108,6 +127,7 @@ public final class SocketFile implements AutoCloseable {
     try {
       Files.deleteIfExists(path);
       deleteRecursively(bindDir);
+      deleteRecursively(callServerDir());
     } catch (IOException e) {
       throw new UncheckedIOException("cannot remove socket " + path, e);
     }

@@ -1,0 +1,136 @@
+package io.crigate.it;
+
+import static io.crigate.it.CriObjects.*;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.crigate.api.cri.v1.*;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The routed reads crigate relays below its gRPC call layer, against real containerd: what the
+ * kubelet gets is containerd's own answer or error, an id crigate does not know still takes the
+ * call layer's path, the kubelet's own deadline ends a call to a frozen runtime without marking it
+ * unhealthy, and the call metrics count relayed calls by method and code.
+ */
+class RelayIT {
+
+  static final Infra infra = Infra.fromEnvironment();
+
+  @RegisterExtension
+  @Order(1)
+  static final ContainerdInstance slow = new ContainerdInstance(infra, "it-relay");
+
+  @RegisterExtension
+  @Order(2)
+  static final CrigateExtension crigate = CrigateExtension.routing("default:" + infra.containerdA()).withConfig("""
+      backends:
+        - name: slow
+          type: cri
+          handlers: [slow]
+          endpoint: %s
+          callTimeout: 60s
+          probeInterval: 10m
+      metrics:
+        enabled: true
+        port: 0
+      """.formatted(slow.endpoint()));
+
+  @Test
+  void relayedReadsAreContainerdsOwnAnswersAndErrorsAndAreCounted() throws Exception {
+    CriConnection cri = crigate.cri();
+    PodSandboxConfig pod = hostNetworkPod("relayed", crigate.workDir().resolve("pods"));
+    cri.images().pullImage(pull(infra.baseImage(), pod, ""));
+    String podId = cri.runtime().runPodSandbox(runPod(pod, "")).getPodSandboxId();
+    String containerId = cri.runtime().createContainer(create(podId,
+        shellContainer("sleeper", infra.baseImage(), "sleep 600"), pod)).getContainerId();
+    try (CriConnection containerd = CriConnection.open(infra.containerdA())) {
+      ContainerStatusRequest containerStatus = ContainerStatusRequest.newBuilder().setContainerId(containerId).build();
+      PodSandboxStatusRequest podStatus = PodSandboxStatusRequest.newBuilder().setPodSandboxId(podId).build();
+
+      assertThat(cri.runtime().containerStatus(containerStatus)).isEqualTo(containerd.runtime().containerStatus(containerStatus));
+      assertThat(cri.runtime().podSandboxStatus(podStatus).getStatus())
+          .isEqualTo(containerd.runtime().podSandboxStatus(podStatus).getStatus());
+
+      // removed behind crigate's back: containerd's NOT_FOUND, word for word
+      containerd.runtime().removeContainer(RemoveContainerRequest.newBuilder().setContainerId(containerId).build());
+      StatusRuntimeException direct = catchStatus(() -> containerd.runtime().containerStatus(containerStatus));
+      StatusRuntimeException relayed = catchStatus(() -> cri.runtime().containerStatus(containerStatus));
+      assertThat(relayed.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+      assertThat(relayed.getStatus().getDescription()).isEqualTo(direct.getStatus().getDescription());
+    } finally {
+      cri.removePod(podId);
+    }
+
+    // an id crigate has no record of: every backend is asked, and crigate answers itself
+    StatusRuntimeException unknown = catchStatus(() -> cri.runtime().containerStatus(
+        ContainerStatusRequest.newBuilder().setContainerId("no-such-container").build()));
+    assertThat(unknown.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(unknown.getStatus().getDescription()).isEqualTo("container no-such-container");
+
+    // two NOT_FOUND: the relayed one and crigate's own
+    String metrics = scrapeUntil(Pattern.compile(
+        "crigate_cri_request_errors_total\\{code=\"NOT_FOUND\",method=\"ContainerStatus\"} 2(\\.0)?\n"));
+    assertThat(metrics)
+        .containsPattern("crigate_cri_request_duration_seconds_count\\{method=\"ContainerStatus\"} 3\n")
+        .containsPattern("crigate_cri_request_duration_seconds_count\\{method=\"PodSandboxStatus\"} 1\n")
+        .contains("crigate_backend_request_duration_seconds_count{backend=\"default\",method=\"ContainerStatus\"}");
+  }
+
+  @Test
+  void theKubeletsOwnDeadlineEndsACallToAFrozenRuntimeWhichStaysHealthy() throws Exception {
+    CriConnection cri = crigate.cri();
+    PodSandboxConfig pod = hostNetworkPod("frozen-read", crigate.workDir().resolve("pods"));
+    String podId = cri.runtime().runPodSandbox(runPod(pod, "slow")).getPodSandboxId();
+    PodSandboxStatusRequest status = PodSandboxStatusRequest.newBuilder().setPodSandboxId(podId).build();
+    try {
+      slow.freeze();
+      try {
+        long start = System.nanoTime();
+        StatusRuntimeException late = catchStatus(() -> cri.runtime(Duration.ofSeconds(2)).podSandboxStatus(status));
+        assertThat(late.getStatus().getCode()).isEqualTo(Status.Code.DEADLINE_EXCEEDED);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("far below the backend's call timeout")
+            .isLessThan(Duration.ofSeconds(30));
+      } finally {
+        slow.thaw();
+      }
+      // the kubelet's deadline is not the backend's fault: no fail-fast, the next read is answered
+      await().atMost(Duration.ofSeconds(30)).ignoreExceptions().untilAsserted(() ->
+          assertThat(cri.runtime(Duration.ofSeconds(10)).podSandboxStatus(status).getStatus().getState())
+              .isEqualTo(PodSandboxState.SANDBOX_READY));
+    } finally {
+      cri.removePod(podId);
+    }
+  }
+
+  private static StatusRuntimeException catchStatus(Runnable call) {
+    try {
+      call.run();
+    } catch (StatusRuntimeException e) {
+      return e;
+    }
+    throw new AssertionError("the call succeeded");
+  }
+
+  private static String scrapeUntil(Pattern line) throws Exception {
+    Matcher listening = Pattern.compile("metrics on http://127.0.0.1:(\\d+)/metrics")
+        .matcher(Files.readString(crigate.workDir().resolve("crigate.log")));
+    assertThat(listening.find()).as("crigate logs where metrics are served").isTrue();
+    URI uri = URI.create("http://127.0.0.1:" + listening.group(1) + "/metrics");
+    HttpClient http = HttpClient.newHttpClient();
+    return await().atMost(Duration.ofSeconds(20)).until(
+        () -> http.send(HttpRequest.newBuilder(uri).build(), BodyHandlers.ofString()).body(), body -> line.matcher(body).find());
+  }
+}
