@@ -54,7 +54,8 @@ class BalloonsPolicyTest {
   }
 
   static BalloonsPolicy policy(CpuTopology topology, String reserved, String yaml, DurableStore store) {
-    return new BalloonsPolicy(topology, CpuSet.parse(reserved), config(yaml), store);
+    // No CPU class is configured here, so the fixture's sysfs is never written.
+    return new BalloonsPolicy(topology, CpuSet.parse(reserved), config(yaml), store, new CpuFrequencies(Fixtures.root("1-socket-4-core-nosmt")));
   }
 
   static PodContext pod(String id, String namespace, Map<String, String> annotations) {
