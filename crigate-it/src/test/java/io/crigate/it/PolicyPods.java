@@ -39,9 +39,16 @@ final class PolicyPods {
 
   /** As above, with more pod annotations. */
   Started startShell(String name, Map<String, String> requests, Map<String, String> limits, Map<String, String> annotations) {
+    return startShellIn(CriObjects.NAMESPACE, name, requests, limits, annotations);
+  }
+
+  /** As above, in a pod of {@code namespace}. */
+  Started startShellIn(String namespace, String name, Map<String, String> requests, Map<String, String> limits,
+      Map<String, String> annotations) {
     Map<String, String> all = new HashMap<>(annotations);
     all.put(ResourceAnnotation.KEY, ResourceAnnotation.format(Map.of(name, Map.of("requests", requests, "limits", limits))));
-    PodSandboxConfig pod = hostNetworkPod("policy-" + name, crigate.workDir().resolve("pods")).toBuilder()
+    PodSandboxConfig base = hostNetworkPod("policy-" + name, crigate.workDir().resolve("pods"));
+    PodSandboxConfig pod = base.toBuilder().setMetadata(base.getMetadata().toBuilder().setNamespace(namespace))
         .putAllAnnotations(all).build();
     RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
     String podId = runtime.runPodSandbox(runPod(pod, "")).getPodSandboxId();
