@@ -66,11 +66,9 @@ class BalloonsFeaturesTest {
   void maxBalloonsCapsHowManyExistAndTheRefusalSaysSo() {
     BalloonsPolicy policy = policy("2-socket-16-cpu-smt", "0",
         "balloonTypes: [{name: t, namespaces: [x], maxBalloons: 2, maxCPUs: 2, preferNewBalloons: true}]");
-    run(policy, pod("a", "x", Map.of()), "app", 1000);
-    run(policy, pod("b", "x", Map.of()), "app", 1000);
-    run(policy, pod("c", "x", Map.of()), "app", 1000); // no third balloon: joins one of the two
+    runPods(policy, 1000, "a:x", "b:x", "c:x"); // no third balloon: c joins one of the two
     assertThat(policy.balloonCpus().keySet()).filteredOn(n -> n.startsWith("t[")).containsExactly("t[0]", "t[1]");
-    run(policy, pod("d", "x", Map.of()), "app", 1000);
+    runPods(policy, 1000, "d:x");
     assertThatThrownBy(() -> policy.createContainer(pod("e", "x", Map.of()), container("e", "app", 1000)))
         .isInstanceOf(CrigateException.FailedPrecondition.class)
         .hasMessageContaining("(and it has maxBalloons 2 already)");
@@ -80,17 +78,14 @@ class BalloonsFeaturesTest {
   void preferPerNamespaceBalloonKeepsANamespaceTogetherAndOthersApart() {
     BalloonsPolicy policy = policy("2-socket-16-cpu-smt", "0",
         "balloonTypes: [{name: t, namespaces: ['team-*'], maxCPUs: 4, preferPerNamespaceBalloon: true}]");
-    run(policy, pod("a1", "team-a", Map.of()), "app", 500);
-    run(policy, pod("b1", "team-b", Map.of()), "app", 500);
-    run(policy, pod("a2", "team-a", Map.of()), "app", 500);
+    runPods(policy, 500, "a1:team-a", "b1:team-b", "a2:team-a");
     assertThat(policy.memberships()).containsEntry(container("a1", "app", 0).key(), "t[0]")
         .containsEntry(container("b1", "app", 0).key(), "t[1]")
         .containsEntry(container("a2", "app", 0).key(), "t[0]");
 
     // without the key, the second namespace joins the first balloon, which has room
     BalloonsPolicy plain = policy("2-socket-16-cpu-smt", "0", "balloonTypes: [{name: t, namespaces: ['team-*'], maxCPUs: 4}]");
-    run(plain, pod("a1", "team-a", Map.of()), "app", 500);
-    run(plain, pod("b1", "team-b", Map.of()), "app", 500);
+    runPods(plain, 500, "a1:team-a", "b1:team-b");
     assertThat(plain.memberships().values()).containsOnly("t[0]");
   }
 
@@ -98,10 +93,17 @@ class BalloonsFeaturesTest {
   void preferPerNamespaceBalloonTakesAnEmptyPrecreatedBalloonForANewNamespace() {
     BalloonsPolicy policy = policy("2-socket-16-cpu-smt", "0",
         "balloonTypes: [{name: t, namespaces: ['team-*'], minBalloons: 2, preferPerNamespaceBalloon: true}]");
-    run(policy, pod("a1", "team-a", Map.of()), "app", 500);
-    run(policy, pod("b1", "team-b", Map.of()), "app", 500);
+    runPods(policy, 500, "a1:team-a", "b1:team-b");
     assertThat(policy.memberships().values()).containsExactly("t[0]", "t[1]");
     assertThat(policy.balloonCpus()).doesNotContainKey("t[2]");
+  }
+
+  /** Runs one container {@code app} requesting {@code milli} in each pod, given as {@code <pod id>:<namespace>}. */
+  static void runPods(BalloonsPolicy policy, long milli, String... pods) {
+    for (String pod : pods) {
+      String[] idAndNamespace = pod.split(":");
+      run(policy, pod(idAndNamespace[0], idAndNamespace[1], Map.of()), "app", milli);
+    }
   }
 
   record Share(String level, String cpus) {}
