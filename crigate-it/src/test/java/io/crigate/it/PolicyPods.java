@@ -23,6 +23,7 @@ final class PolicyPods {
   private final CrigateExtension crigate;
   private final Infra infra;
   private final List<String> pods = new ArrayList<>();
+  private final List<Started> running = new ArrayList<>();
 
   PolicyPods(CrigateExtension crigate, Infra infra) {
     this.crigate = crigate;
@@ -57,7 +58,9 @@ final class PolicyPods {
     String id = runtime.createContainer(create(podId,
         shellContainer(name, infra.baseImage(), "trap 'exit 0' TERM; while :; do sleep 1; done"), pod)).getContainerId();
     runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
-    return new Started(podId, id);
+    Started started = new Started(podId, id);
+    running.add(started);
+    return started;
   }
 
   /** Stops and removes a container, then its pod, in the kubelet's order. */
@@ -67,10 +70,15 @@ final class PolicyPods {
     runtime.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(started.containerId()).build());
     crigate.cri().removePod(started.podId());
     pods.remove(started.podId());
+    running.remove(started);
   }
 
-  /** Removes every pod started here. */
+  /**
+   * Removes every container and pod started here, containers first as the kubelet does, so the
+   * policy releases what they held even when a test failed before removing them.
+   */
   void removeAll() {
+    List.copyOf(running).forEach(this::remove);
     pods.forEach(id -> crigate.cri().removePod(id));
     pods.clear();
   }
