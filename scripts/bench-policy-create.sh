@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Resource policy CreateContainer benchmark (docs/benchmarks.md): topology-aware against none, two
 # crigate serve processes on the shared containerd, in one run.
-# Usage: bash scripts/bench-policy-create.sh [--iterations 60] [--warmup 5]
+# Usage: bash scripts/bench-policy-create.sh [--iterations 200] [--warmup 10]
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

@@ -49,7 +49,7 @@ public final class PolicyDecisionBenchmark {
   static final int BLOCK = 200;
   static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   static final Map<String, String> CONFIGS = configs();
-  static final java.lang.management.ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  static final com.sun.management.ThreadMXBean THREADS = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
 
   private PolicyDecisionBenchmark() {}
 
@@ -63,28 +63,30 @@ public final class PolicyDecisionBenchmark {
     Path dir = Files.createTempDirectory("policy-bench-");
     try (GatewayState state = GatewayState.open(dir)) {
       Fleet none = Fleet.start("none", topology, state.backendStore("@bench/none"));
-      System.out.println("| policy | wall p50 µs | wall p99 µs | CPU p50 µs | CPU p99 µs | none wall p50 µs | none wall p99 µs |");
-      System.out.println("|---|---:|---:|---:|---:|---:|---:|");
+      System.out.println("| policy | wall p50 µs | wall p99 µs | CPU p50 µs | CPU p99 µs | allocated p50 / p99 KiB | none wall p50 µs | none wall p99 µs |");
+      System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
       for (String policy : List.of("static", "topology-aware", "balloons")) {
         Fleet fleet = Fleet.start(policy, topology, state.backendStore("@bench/" + policy));
         Samples baseline = new Samples();
         Samples decisions = new Samples();
         Samples cpu = new Samples();
+        Samples allocated = new Samples();
         Samples ignored = new Samples();
         for (int i = 0; i < warmup; i++) {
-          none.decide(i, ignored);
-          fleet.decide(i, ignored);
+          none.decide(i, ignored, ignored);
+          fleet.decide(i, ignored, ignored);
         }
         for (int done = 0; done < iterations; done += BLOCK) {
           for (int i = 0; i < BLOCK; i++) {
-            baseline.add(none.decide(done + i, ignored));
+            baseline.add(none.decide(done + i, ignored, ignored));
           }
           for (int i = 0; i < BLOCK; i++) {
-            decisions.add(fleet.decide(done + i, cpu));
+            decisions.add(fleet.decide(done + i, cpu, allocated));
           }
         }
-        System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f |%n",
+        System.out.printf(Locale.ROOT, "| %s | %.1f | %.1f | %.1f | %.1f | %.1f / %.1f | %.1f | %.1f |%n",
             policy, decisions.percentileMicros(50), decisions.percentileMicros(99), cpu.percentileMicros(50), cpu.percentileMicros(99),
+            allocated.percentile(50) / 1024.0, allocated.percentile(99) / 1024.0,
             baseline.percentileMicros(50), baseline.percentileMicros(99));
       }
       for (String policy : List.of("none", "static", "topology-aware", "balloons")) {
@@ -126,17 +128,22 @@ public final class PolicyDecisionBenchmark {
       return new Fleet(policy, running);
     }
 
-    /** One timed decision: returns its wall time and adds its thread CPU time to {@code cpu}. */
-    long decide(int i, Samples cpu) {
+    /**
+     * One timed decision: returns its wall time, adds its thread CPU time to {@code cpu} and the heap
+     * it allocated (bytes, the state DB's JDBC work included) to {@code allocated}.
+     */
+    long decide(int i, Samples cpu, Samples allocated) {
       boolean guaranteed = i % 2 == 0;
       String podId = "new-" + i;
       PodContext pod = pod(podId, guaranteed);
       ContainerContext c = container(podId, guaranteed ? 2000 : 250);
+      long allocatedStart = THREADS.getCurrentThreadAllocatedBytes();
       long cpuStart = THREADS.getCurrentThreadCpuTime();
       long start = System.nanoTime();
       PluginResult result = policy.createContainer(pod, c);
       long elapsed = System.nanoTime() - start;
       cpu.add(THREADS.getCurrentThreadCpuTime() - cpuStart);
+      allocated.add(THREADS.getCurrentThreadAllocatedBytes() - allocatedStart);
       if (result.adjustment() == null) {
         throw new IllegalStateException("no adjustment");
       }

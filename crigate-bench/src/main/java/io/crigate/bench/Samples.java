@@ -2,7 +2,7 @@ package io.crigate.bench;
 
 import java.util.Arrays;
 
-/** Latency samples in nanoseconds, with the nearest-rank percentiles the report prints. */
+/** Latency samples in nanoseconds (or other counts, such as bytes), with the nearest-rank percentiles the report prints. */
 final class Samples {
 
   private long[] nanos = new long[1024];
@@ -21,13 +21,18 @@ final class Samples {
 
   /** The nearest-rank percentile, in microseconds. */
   double percentileMicros(double percentile) {
+    return percentile(percentile) / 1_000.0;
+  }
+
+  /** The nearest-rank percentile of the samples as added. */
+  long percentile(double percentile) {
     if (count == 0) {
       throw new IllegalStateException("no samples");
     }
     long[] sorted = Arrays.copyOf(nanos, count);
     Arrays.sort(sorted);
     int rank = (int) Math.ceil(percentile / 100.0 * count);
-    return sorted[Math.max(0, rank - 1)] / 1_000.0;
+    return sorted[Math.max(0, rank - 1)];
   }
 
   double firstMillis() {

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The balloons policy on real containerd, through {@code crigate serve}: two pods of one balloon
  * share its CPUs, the balloon inflates when the second joins (the first container is updated to the
- * larger cpuset) and deflates when it leaves. This machine has two CPUs, so nothing is reserved: a
- * balloon of the {@code team} type can hold both.
+ * larger cpuset) and deflates when it leaves; a pre-created balloon ({@code minBalloons}) holds its
+ * CPU without containers; namespaces get balloons of their own ({@code preferPerNamespaceBalloon}).
+ * This machine has two CPUs, so nothing is reserved: a balloon of the {@code team} type can hold both.
  */
 class BalloonsPolicyIT {
 
@@ -32,6 +33,8 @@ class BalloonsPolicyIT {
                 - name: team
                   namespaces: ["crigate-*"]
                   maxCPUs: 2
+                  minBalloons: 1
+                  preferPerNamespaceBalloon: true
           """);
 
   final PolicyPods pods = new PolicyPods(crigate, infra);
@@ -44,7 +47,8 @@ class BalloonsPolicyIT {
   @Test
   void twoPodsShareTheirBalloonWhichGrowsAndShrinksWithThem() throws Exception {
     // the pods' namespace, crigate-it, matches the team type: 500m needs one CPU
-    String first = pods.startShell("first", Map.of("cpu", "500m"), Map.of());
+    PolicyPods.Started firstPod = pods.startShell("first", Map.of("cpu", "500m"), Map.of(), Map.of());
+    String first = firstPod.containerId();
     String alone = pods.allowedCpus(first);
     assertThat(alone).matches("[01]");
 
@@ -66,5 +70,40 @@ class BalloonsPolicyIT {
     pods.remove(second);
     await("the first container updated to the deflated balloon").atMost(WAIT)
         .until(() -> pods.allowedCpus(first).matches("[01]"));
+    // containers are removed before their pods, as the kubelet does, so the next test starts from empty balloons
+    pods.remove(firstPod);
+  }
+
+  @Test
+  void aMinBalloonKeepsItsCpuWithoutContainersSoTheDefaultBalloonNeverWidensOverIt() {
+    // the pre-created team balloon holds one CPU from the start: a pod of no team runs on the other one
+    PolicyPods.Started web = pods.startShellIn("it-web", "web", Map.of("cpu", "100m"), Map.of(), Map.of());
+    String defaultCpu = pods.allowedCpus(web.containerId());
+    assertThat(defaultCpu).matches("[01]");
+
+    // a team pod runs in the pre-created balloon, on the other CPU
+    PolicyPods.Started team = pods.startShellIn("crigate-a", "team", Map.of("cpu", "100m"), Map.of(), Map.of());
+    String teamCpu = pods.allowedCpus(team.containerId());
+    assertThat(teamCpu).matches("[01]").isNotEqualTo(defaultCpu);
+
+    // its last container leaves, the balloon stays: the default pod is not widened over its CPU
+    pods.remove(team);
+    assertThat(pods.allowedCpus(web.containerId())).isEqualTo(defaultCpu);
+    pods.remove(web);
+  }
+
+  @Test
+  void eachNamespaceGetsABalloonOfItsOwnAndANamespacesPodsShareIt() {
+    PolicyPods.Started a1 = pods.startShellIn("crigate-a", "a1", Map.of("cpu", "200m"), Map.of(), Map.of());
+    PolicyPods.Started b1 = pods.startShellIn("crigate-b", "b1", Map.of("cpu", "200m"), Map.of(), Map.of());
+    PolicyPods.Started a2 = pods.startShellIn("crigate-a", "a2", Map.of("cpu", "200m"), Map.of(), Map.of());
+    String a = pods.allowedCpus(a1.containerId());
+    assertThat(a).matches("[01]");
+    // without preferPerNamespaceBalloon, b1 would join a1's balloon, which has room for it
+    assertThat(pods.allowedCpus(b1.containerId())).matches("[01]").isNotEqualTo(a);
+    assertThat(pods.allowedCpus(a2.containerId())).isEqualTo(a);
+    for (PolicyPods.Started started : new PolicyPods.Started[] {a2, b1, a1}) {
+      pods.remove(started);
+    }
   }
 }

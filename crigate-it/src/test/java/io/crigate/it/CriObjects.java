@@ -10,6 +10,9 @@ import java.util.UUID;
 /** CRI configurations the tests use: host-network pods (no CNI on these machines) and shell containers. */
 final class CriObjects {
 
+  /** The namespace of the pods these helpers make. */
+  static final String NAMESPACE = "crigate-it";
+
   private CriObjects() {}
 
   /**
@@ -24,7 +27,7 @@ final class CriObjects {
       throw new UncheckedIOException(e);
     }
     return PodSandboxConfig.newBuilder()
-        .setMetadata(PodSandboxMetadata.newBuilder().setName(name).setNamespace("crigate-it").setUid(uid))
+        .setMetadata(PodSandboxMetadata.newBuilder().setName(name).setNamespace(NAMESPACE).setUid(uid))
         .setLogDirectory(logRoot.resolve(uid).toString())
         .setLinux(LinuxPodSandboxConfig.newBuilder().setSecurityContext(LinuxSandboxSecurityContext.newBuilder()
             .setNamespaceOptions(NamespaceOption.newBuilder().setNetwork(NamespaceMode.NODE))))

@@ -26,6 +26,7 @@ final class PolicyPods implements AfterEachCallback {
   private final CrigateExtension crigate;
   private final Infra infra;
   private final List<String> pods = new ArrayList<>();
+  private final List<Started> running = new ArrayList<>();
 
   PolicyPods(CrigateExtension crigate, Infra infra) {
     this.crigate = crigate;
@@ -42,9 +43,16 @@ final class PolicyPods implements AfterEachCallback {
 
   /** As above, with more pod annotations. */
   Started startShell(String name, Map<String, String> requests, Map<String, String> limits, Map<String, String> annotations) {
+    return startShellIn(CriObjects.NAMESPACE, name, requests, limits, annotations);
+  }
+
+  /** As above, in a pod of {@code namespace}. */
+  Started startShellIn(String namespace, String name, Map<String, String> requests, Map<String, String> limits,
+      Map<String, String> annotations) {
     Map<String, String> all = new HashMap<>(annotations);
     all.put(ResourceAnnotation.KEY, ResourceAnnotation.format(Map.of(name, Map.of("requests", requests, "limits", limits))));
-    PodSandboxConfig pod = hostNetworkPod("policy-" + name, crigate.workDir().resolve("pods")).toBuilder()
+    PodSandboxConfig base = hostNetworkPod("policy-" + name, crigate.workDir().resolve("pods"));
+    PodSandboxConfig pod = base.toBuilder().setMetadata(base.getMetadata().toBuilder().setNamespace(namespace))
         .putAllAnnotations(all).build();
     RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
     String podId = runtime.runPodSandbox(runPod(pod, "")).getPodSandboxId();
@@ -53,7 +61,9 @@ final class PolicyPods implements AfterEachCallback {
     String id = runtime.createContainer(create(podId,
         shellContainer(name, infra.baseImage(), "trap 'exit 0' TERM; while :; do sleep 1; done"), pod)).getContainerId();
     runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
-    return new Started(podId, id);
+    Started started = new Started(podId, id);
+    running.add(started);
+    return started;
   }
 
   /** Stops and removes a container, then its pod, in the kubelet's order. */
@@ -63,6 +73,7 @@ final class PolicyPods implements AfterEachCallback {
     runtime.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(started.containerId()).build());
     crigate.cri().removePod(started.podId());
     pods.remove(started.podId());
+    running.remove(started);
   }
 
   @Override
@@ -70,8 +81,12 @@ final class PolicyPods implements AfterEachCallback {
     removeAll();
   }
 
-  /** Removes every pod started here. */
+  /**
+   * Removes every container and pod started here, containers first as the kubelet does, so the
+   * policy releases what they held even when a test failed before removing them.
+   */
   void removeAll() {
+    List.copyOf(running).forEach(this::remove);
     pods.forEach(id -> crigate.cri().removePod(id));
     pods.clear();
   }

@@ -18,24 +18,30 @@ import io.crigate.topology.CpuTopology;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Runs every container in a balloon: a set of CPUs its containers share and no other container
- * uses. Balloons of the configured {@link BalloonType}s are created when a container needs one,
- * inflate and deflate with the CPU requests of their containers (within the type's min and max), and
- * disappear with their last container; every container of a balloon whose CPUs change gets an
- * update. The built-in {@code reserved} balloon runs on the reserved CPUs, the built-in
- * {@code default} balloon on every CPU no balloon holds (or the reserved CPUs when none is left).
- * Exact rules: docs/policies.md.
+ * uses. Balloons of the configured {@link BalloonType}s are created when a container needs one (or
+ * up front, {@code minBalloons}), inflate and deflate with the CPU requests of their containers
+ * (within the type's min and max), and disappear with their last container; every container of a
+ * balloon whose CPUs change gets an update. The built-in {@code reserved} balloon runs on the
+ * reserved CPUs, the built-in {@code default} balloon on every CPU no balloon holds (or the reserved
+ * CPUs when none is left). Exact rules: docs/policies.md.
+ *
+ * <p>A decision reads running totals ({@link BalloonOccupants}, the CPUs all balloons hold) and
+ * looks only at the containers of balloons whose CPUs changed, so its cost does not grow with the
+ * number of containers on the node; its durable records are written in one transaction.
  */
 final class BalloonsPolicy implements ReleasesOnStop {
 
@@ -47,15 +53,16 @@ final class BalloonsPolicy implements ReleasesOnStop {
   private static final String MEMBER = "member/";
   private static final String CPUS = "cpus/";
 
-  /** Where a container runs: its balloon's name, its pod and its CPU request. */
-  record Member(String balloon, String podId, long milli) {
+  /** Where a container runs: its balloon's name, its pod, the pod's namespace and its CPU request. */
+  record Member(String balloon, String podId, String namespace, long milli) {
     String encode() {
-      return balloon + ";" + podId + ";" + milli;
+      return balloon + ";" + podId + ";" + milli + ";" + namespace;
     }
 
+    /** Records written before namespaces were kept have three fields. */
     static Member decode(String text) {
       String[] parts = text.split(";", -1);
-      return new Member(parts[0], parts[1], Long.parseLong(parts[2]));
+      return new Member(parts[0], parts[1], parts.length > 3 ? parts[3] : "", Long.parseLong(parts[2]));
     }
   }
 
@@ -67,21 +74,43 @@ final class BalloonsPolicy implements ReleasesOnStop {
   private final CpuSet reserved;
   private final BalloonsConfig config;
   private final DurableStore store;
+  private final CpuFrequencies frequencies;
+  /** CPUs balloons of configured types take, and the isolated ones that types preferring them may take too. */
+  private final CpuSet usable;
+  private final CpuSet usableIsolated;
   private final Map<String, BalloonType> types = new LinkedHashMap<>();
   private final Map<String, Balloon> balloons = new TreeMap<>();
   private final Map<ContainerKey, Member> members = new LinkedHashMap<>();
+  private final Map<String, BalloonOccupants> occupants = new HashMap<>();
+  /** Every CPU some balloon of a configured type holds. */
+  private CpuSet taken = CpuSet.EMPTY;
   /** Runtime ids of placed containers, once known, with the CPUs they were last given. */
   private final Map<ContainerKey, String> ids = new LinkedHashMap<>();
   private final Map<ContainerKey, CpuSet> given = new LinkedHashMap<>();
+  /** Each balloon's container CPUs when its containers were last checked; only a change means looking at them again. */
+  private final Map<String, CpuSet> announced = new HashMap<>();
+  /** Containers to check against their balloon though it did not change: new ids, synchronized ones. */
+  private final Set<ContainerKey> pending = new LinkedHashSet<>();
+  /** Records of the decision under way, written together by {@link #flush()}. */
+  private final Map<String, byte[]> writes = new LinkedHashMap<>();
 
-  BalloonsPolicy(CpuTopology topology, CpuSet reserved, BalloonsConfig config, DurableStore store) {
+  BalloonsPolicy(CpuTopology topology, CpuSet reserved, BalloonsConfig config, DurableStore store, CpuFrequencies frequencies) {
     this.topology = topology;
     this.allocator = new CpuAllocator(topology);
     this.reserved = reserved;
     this.config = config;
     this.store = store;
+    this.frequencies = frequencies;
+    this.usable = topology.online().minus(reserved).minus(topology.isolated());
+    this.usableIsolated = topology.isolated().minus(reserved);
     config.balloonTypes().forEach(type -> types.put(type.name(), type));
     restore();
+    if (config.configuresFrequencies()) {
+      classify(free().union(freeIsolated()), "");
+      balloons.values().forEach(b -> classify(b.cpus(), b.type().cpuClass()));
+    }
+    createMinBalloons();
+    flush();
   }
 
   @Override
@@ -89,7 +118,7 @@ final class BalloonsPolicy implements ReleasesOnStop {
     return "balloons";
   }
 
-  /** Every balloon's CPUs by name, the built-in ones included. */
+  /** Every balloon's own CPUs by name, the built-in ones included. */
   Map<String, CpuSet> balloonCpus() {
     Map<String, CpuSet> all = new LinkedHashMap<>();
     all.put(RESERVED, reservedBalloonCpus());
@@ -112,12 +141,13 @@ final class BalloonsPolicy implements ReleasesOnStop {
     Set<ContainerKey> live = containers.stream().map(ContainerContext::key).collect(Collectors.toSet());
     for (ContainerKey key : List.copyOf(members.keySet())) {
       if (!live.contains(key)) {
-        members.remove(key);
-        store.remove(MEMBER + key);
+        removeMember(key);
       }
     }
     ids.clear();
     given.clear();
+    announced.clear();
+    pending.clear();
     // Balloons that lost containers (or whose type changed) take their size first, freeing CPUs.
     balloons.values().stream().sorted(byPriority(Balloon::type)).map(Balloon::name).toList().forEach(this::resize);
     List<ContainerContext> unplaced = new ArrayList<>();
@@ -138,12 +168,14 @@ final class BalloonsPolicy implements ReleasesOnStop {
         log.warn("container {} is not in a balloon: {}", c.key(), e.getMessage());
       }
     }
+    flush();
     return changed();
   }
 
   @Override
   public PluginResult createContainer(PodContext pod, ContainerContext container) {
     Member member = members.containsKey(container.key()) ? members.get(container.key()) : place(pod, container);
+    flush();
     CpuSet cpus = cpusOf(member.balloon());
     given.put(container.key(), cpus);
     return new PluginResult(Adjustment.of(pin(cpus)), changed());
@@ -155,6 +187,7 @@ final class BalloonsPolicy implements ReleasesOnStop {
       return PluginResult.NONE;
     }
     ids.put(container.key(), container.id());
+    pending.add(container.key());
     return PluginResult.update(changed()); // its balloon may have changed while it was being created
   }
 
@@ -166,16 +199,17 @@ final class BalloonsPolicy implements ReleasesOnStop {
 
   @Override
   public PluginResult forget(ContainerKey key) {
-    Member member = members.remove(key);
+    Member member = removeMember(key);
     if (member == null) {
       return PluginResult.NONE;
     }
-    store.remove(MEMBER + key);
     ids.remove(key);
     given.remove(key);
+    pending.remove(key);
     if (balloons.containsKey(member.balloon())) {
       resize(member.balloon());
     }
+    flush();
     return PluginResult.update(changed());
   }
 
@@ -183,16 +217,17 @@ final class BalloonsPolicy implements ReleasesOnStop {
     ids.put(c.key(), c.id());
     // Never re-pinned without cause: what a container already runs on counts as given.
     c.resources().cpusetCpus().ifPresent(cpus -> given.put(c.key(), CpuSet.parse(cpus)));
+    pending.add(c.key());
   }
 
   private Member place(PodContext pod, ContainerContext container) {
     long milli = container.requirements().defaulted().cpuRequestMilli();
     String typeName = typeFor(pod, container);
     BalloonType type = types.get(typeName);
-    String balloon = type == null ? builtIn(typeName, container) : choose(type, pod.id(), milli, container);
-    Member member = new Member(balloon, container.podId(), milli);
-    members.put(container.key(), member);
-    store.put(MEMBER + container.key(), member.encode().getBytes(StandardCharsets.UTF_8));
+    String balloon = type == null ? builtIn(typeName, container) : choose(type, pod, milli, container);
+    Member member = new Member(balloon, container.podId(), pod.namespace(), milli);
+    addMember(container.key(), member);
+    writes.put(MEMBER + container.key(), member.encode().getBytes(StandardCharsets.UTF_8));
     if (type != null) {
       resize(balloon);
     }
@@ -213,7 +248,12 @@ final class BalloonsPolicy implements ReleasesOnStop {
     if (config.reservedNamespace(pod.namespace())) {
       return RESERVED;
     }
-    return types.values().stream().filter(t -> t.matches(pod.namespace())).findFirst().map(BalloonType::name).orElse(DEFAULT);
+    for (BalloonType type : types.values()) {
+      if (type.matches(pod.namespace())) {
+        return type.name();
+      }
+    }
+    return DEFAULT;
   }
 
   private BalloonType typeOrNull(PodContext pod, ContainerContext container) {
@@ -231,36 +271,67 @@ final class BalloonsPolicy implements ReleasesOnStop {
     return name;
   }
 
-  /** An existing balloon of {@code type} that can take {@code milli} more, or a new one, as the type prefers. */
-  private String choose(BalloonType type, String podId, long milli, ContainerContext container) {
+  /**
+   * An existing balloon of {@code type} that can take {@code milli} more, or a new one, in the
+   * order the type prefers (docs/policies.md). A candidate of {@code null} is a new balloon.
+   */
+  private String choose(BalloonType type, PodContext pod, long milli, ContainerContext container) {
     if (!type.holds(milli)) {
       throw refused(container, "balloon type %s holds at most %d CPUs".formatted(type.name(), type.maxCpus()));
     }
-    List<Balloon> ofType = balloons.values().stream().filter(b -> b.type().name().equals(type.name()))
-        .sorted(Comparator.comparingLong((Balloon b) -> b.cpus().size() * 1000L - load(b.name())).reversed()).toList();
-    List<Balloon> withPod = ofType.stream().filter(b -> hasPod(b.name(), podId)).toList();
-    List<Balloon> withoutPod = ofType.stream().filter(b -> !hasPod(b.name(), podId)).toList();
-    boolean spreading = type.preferSpreadingPods();
-    List<Optional<Balloon>> options = new ArrayList<>(); // empty = a new balloon
-    (spreading ? withoutPod : withPod).forEach(b -> options.add(Optional.of(b)));
-    int newAt = type.preferNewBalloons() ? 0 : spreading ? options.size() : -1;
-    (spreading ? withPod : withoutPod).forEach(b -> options.add(Optional.of(b)));
-    options.add(newAt < 0 ? options.size() : newAt, Optional.empty());
-    for (Optional<Balloon> option : options) {
-      if (option.isPresent() && canJoin(option.get(), milli)) {
-        return option.get().name();
+    List<Balloon> candidates = new ArrayList<>();
+    for (Balloon balloon : balloons.values()) {
+      if (balloon.type().name().equals(type.name())) {
+        candidates.add(balloon);
       }
-      if (option.isEmpty() && type.cpusFor(milli) <= spare()) {
+    }
+    int existing = candidates.size();
+    candidates.add(null);
+    candidates.sort(Comparator.comparingInt((Balloon b) -> newRank(type, b))
+        .thenComparingInt(b -> namespaceRank(type, b, pod.namespace()))
+        .thenComparingInt(b -> podRank(type, b, pod.id()))
+        .thenComparingLong(b -> b == null ? 0 : -(b.cpus().size() * 1000L - occupants(b.name()).milli())));
+    for (Balloon candidate : candidates) {
+      if (candidate != null && canJoin(candidate, milli)) {
+        return candidate.name();
+      }
+      if (candidate == null && type.allows(existing + 1) && type.cpusFor(milli) <= spare(type)) {
         return create(type, milli).name();
       }
     }
-    throw refused(container, "no balloon of type %s can take %d mCPU more and %d free CPUs cannot make a new one"
-        .formatted(type.name(), milli, spare()));
+    String limit = type.allows(existing + 1) ? "" : " (and it has maxBalloons %d already)".formatted(type.maxBalloons());
+    throw refused(container, "no balloon of type %s can take %d mCPU more and %d free CPUs cannot make a new one%s"
+        .formatted(type.name(), milli, spare(type), limit));
+  }
+
+  private static int newRank(BalloonType type, Balloon candidate) {
+    return type.preferNewBalloons() && candidate != null ? 1 : 0;
+  }
+
+  /** With preferPerNamespaceBalloon: the namespace's balloons, then empty ones (a new one counts as empty), then others. */
+  private int namespaceRank(BalloonType type, Balloon candidate, String namespace) {
+    if (!type.preferPerNamespaceBalloon()) {
+      return 0;
+    }
+    if (candidate == null) {
+      return 1;
+    }
+    BalloonOccupants in = occupants(candidate.name());
+    return in.hasNamespace(namespace) ? 0 : in.isEmpty() ? 1 : 2;
+  }
+
+  /** The pod's balloons, other balloons, a new one; with preferSpreadingPods: other balloons, a new one, the pod's. */
+  private int podRank(BalloonType type, Balloon candidate, String podId) {
+    boolean hasPod = candidate != null && occupants(candidate.name()).hasPod(podId);
+    if (type.preferSpreadingPods()) {
+      return candidate == null ? 1 : hasPod ? 2 : 0;
+    }
+    return candidate == null ? 2 : hasPod ? 0 : 1;
   }
 
   private boolean canJoin(Balloon balloon, long milli) {
-    long load = load(balloon.name()) + milli;
-    return balloon.type().holds(load) && balloon.type().cpusFor(load) - balloon.cpus().size() <= spare();
+    long load = occupants(balloon.name()).milli() + milli;
+    return balloon.type().holds(load) && balloon.type().cpusFor(load) - balloon.cpus().size() <= spare(balloon.type());
   }
 
   private Balloon create(BalloonType type, long milli) {
@@ -268,77 +339,171 @@ final class BalloonsPolicy implements ReleasesOnStop {
     while (balloons.containsKey(type.name() + "[" + index + "]")) {
       index++;
     }
-    Balloon balloon = new Balloon(type.name() + "[" + index + "]", type, allocator.allocate(free(), type.cpusFor(milli)));
+    Balloon balloon = new Balloon(type.name() + "[" + index + "]", type, newCpus(type, type.cpusFor(milli)));
     put(balloon);
     log.info("balloons: created balloon {} on CPUs {}", balloon.name(), balloon.cpus());
     return balloon;
   }
 
-  /** Gives a balloon the size its containers need; one without containers is removed and its CPUs freed. */
-  private void resize(String name) {
-    Balloon balloon = balloons.get(name);
-    long load = load(name);
-    if (!hasMembers(name)) {
-      balloons.remove(name);
-      store.remove(CPUS + name);
-      log.info("balloons: balloon {} is empty and released CPUs {}", name, balloon.cpus());
-      return;
-    }
-    int need = balloon.type().cpusFor(load);
-    int size = balloon.cpus().size();
-    CpuSet cpus = balloon.cpus();
-    if (need > size) {
-      cpus = cpus.union(near(cpus, Math.min(need - size, spare())));
-    } else if (need < size) {
-      // The allocator picks the tightest subset (whole cores, one node) of what the balloon has.
-      cpus = allocator.allocate(cpus, need);
-    }
-    if (!cpus.equals(balloon.cpus())) {
-      put(new Balloon(name, balloon.type(), cpus));
-      log.info("balloons: balloon {} now has CPUs {} for {} mCPU", name, cpus, load);
+  /** The {@code minBalloons} of every type, highest allocator priority first; too few CPUs for them is a configuration error. */
+  private void createMinBalloons() {
+    List<BalloonType> ordered = types.values().stream().sorted(byPriority(Function.identity())).toList();
+    for (BalloonType type : ordered) {
+      while (countOf(type) < type.minBalloons()) {
+        if (type.cpusFor(0) > spare(type)) {
+          throw new CrigateException.InvalidArgument(
+              "policy.balloons.balloonTypes[%d].minBalloons: %d balloons of type %s need %d CPUs each; %d CPUs are left for it (reserved: %s)"
+                  .formatted(List.copyOf(types.keySet()).indexOf(type.name()), type.minBalloons(), type.name(), type.cpusFor(0),
+                      spare(type), reserved));
+        }
+        create(type, 0);
+      }
     }
   }
 
-  /** {@code count} free CPUs, from the balloon's NUMA nodes if they have them, else its sockets, else anywhere. */
-  private CpuSet near(CpuSet cpus, int count) {
+  private int countOf(BalloonType type) {
+    int count = 0;
+    for (Balloon balloon : balloons.values()) {
+      if (balloon.type().name().equals(type.name())) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * Gives a balloon the size its containers need. One without containers is removed and its CPUs
+   * freed, unless its type keeps that many balloons ({@code minBalloons}); then it keeps its minimum.
+   */
+  private void resize(String name) {
+    Balloon balloon = balloons.get(name);
+    BalloonOccupants in = occupants(name);
+    if (in.isEmpty() && countOf(balloon.type()) > balloon.type().minBalloons()) {
+      balloons.remove(name);
+      taken = taken.minus(balloon.cpus());
+      announced.remove(name);
+      writes.remove(CPUS + name);
+      store.remove(CPUS + name);
+      classify(balloon.cpus(), "");
+      log.info("balloons: balloon {} is empty and released CPUs {}", name, balloon.cpus());
+      return;
+    }
+    int need = balloon.type().cpusFor(in.milli());
+    int size = balloon.cpus().size();
+    CpuSet cpus = balloon.cpus();
+    if (need > size) {
+      cpus = cpus.union(grow(balloon, Math.min(need - size, spare(balloon.type()))));
+    } else if (need < size) {
+      cpus = keep(balloon, need);
+    }
+    if (!cpus.equals(balloon.cpus())) {
+      put(new Balloon(name, balloon.type(), cpus));
+      log.info("balloons: balloon {} now has CPUs {} for {} mCPU", name, cpus, in.milli());
+    }
+  }
+
+  /** CPUs for a new balloon: isolated ones first if its type prefers them, then ordinary free ones. */
+  private CpuSet newCpus(BalloonType type, int count) {
+    CpuSet isolated = type.preferIsolCpus() ? freeIsolated() : CpuSet.EMPTY;
+    CpuSet fromIsolated = allocator.allocate(isolated, Math.min(count, isolated.size()));
+    int rest = count - fromIsolated.size();
+    if (rest == 0) {
+      return fromIsolated;
+    }
     CpuSet free = free();
-    Map<Integer, CpuSet> nodes = topology.nodes();
-    CpuSet sameNodes = topology.nodesOf(cpus).stream().mapToObj(nodes::get).reduce(CpuSet.EMPTY, CpuSet::union);
-    Map<Integer, CpuSet> packages = topology.packages();
-    CpuSet samePackages = packages.values().stream().filter(p -> p.intersects(cpus)).reduce(CpuSet.EMPTY, CpuSet::union);
-    for (CpuSet scope : List.of(sameNodes, samePackages)) {
-      if (free.intersect(scope).size() >= count) {
-        return allocator.allocate(free.intersect(scope), count);
+    return fromIsolated.union(config.allocatorTopologyBalancing() ? balanced(free, rest) : allocator.allocate(free, rest));
+  }
+
+  /** {@code count} of {@code free} from the NUMA node, else the socket, with the most free CPUs that has enough. */
+  private CpuSet balanced(CpuSet free, int count) {
+    for (Map<Integer, CpuSet> level : List.of(topology.nodes(), topology.packages())) {
+      CpuSet roomiest = level.values().stream().map(free::intersect).filter(part -> part.size() >= count)
+          .max(Comparator.comparingInt(CpuSet::size)).orElse(null);
+      if (roomiest != null) {
+        return allocator.allocate(roomiest, count);
       }
     }
     return allocator.allocate(free, count);
   }
 
-  private void put(Balloon balloon) {
-    balloons.put(balloon.name(), balloon);
-    store.put(CPUS + balloon.name(), balloon.cpus().toString().getBytes(StandardCharsets.UTF_8));
+  /**
+   * {@code count} more CPUs for a growing balloon: isolated ones first if its type prefers them,
+   * then free ones from its NUMA nodes if they have enough, else its sockets, else anywhere.
+   */
+  private CpuSet grow(Balloon balloon, int count) {
+    CpuSet isolated = balloon.type().preferIsolCpus() ? freeIsolated() : CpuSet.EMPTY;
+    CpuSet fromIsolated = allocator.allocate(isolated, Math.min(count, isolated.size()));
+    int rest = count - fromIsolated.size();
+    if (rest == 0) {
+      return fromIsolated;
+    }
+    CpuSet free = free();
+    CpuSet cpus = balloon.cpus();
+    CpuSet sameNodes = CpuSet.EMPTY;
+    for (int node : topology.nodesOf(cpus).stream().toArray()) {
+      sameNodes = sameNodes.union(topology.nodes().get(node));
+    }
+    CpuSet samePackages = CpuSet.EMPTY;
+    for (CpuSet p : topology.packages().values()) {
+      if (p.intersects(cpus)) {
+        samePackages = samePackages.union(p);
+      }
+    }
+    for (CpuSet scope : List.of(sameNodes, samePackages)) {
+      CpuSet near = free.intersect(scope);
+      if (near.size() >= rest) {
+        return fromIsolated.union(allocator.allocate(near, rest));
+      }
+    }
+    return fromIsolated.union(allocator.allocate(free, rest));
   }
 
-  /** CPUs no balloon may use: reserved ones are the reserved balloon's, isolated ones are left alone. */
-  private CpuSet usable() {
-    return topology.online().minus(reserved).minus(topology.isolated());
+  /** What a shrinking balloon keeps: the tightest subset (whole cores, fewest nodes), isolated CPUs first if its type prefers them. */
+  private CpuSet keep(Balloon balloon, int count) {
+    CpuSet isolated = balloon.type().preferIsolCpus() ? balloon.cpus().intersect(topology.isolated()) : CpuSet.EMPTY;
+    CpuSet kept = allocator.allocate(isolated, Math.min(count, isolated.size()));
+    return kept.union(allocator.allocate(balloon.cpus().minus(kept), count - kept.size()));
+  }
+
+  private void put(Balloon balloon) {
+    Balloon old = balloons.put(balloon.name(), balloon);
+    CpuSet before = old == null ? CpuSet.EMPTY : old.cpus();
+    taken = taken.minus(before).union(balloon.cpus());
+    writes.put(CPUS + balloon.name(), balloon.cpus().toString().getBytes(StandardCharsets.UTF_8));
+    classify(balloon.cpus().minus(before), balloon.type().cpuClass());
+    classify(before.minus(balloon.cpus()), "");
+  }
+
+  /** Configures CPU frequencies: {@code cpuClass}'s, or for an empty name the idle class (or the hardware's limits). */
+  private void classify(CpuSet cpus, String cpuClass) {
+    if (!config.configuresFrequencies() || cpus.isEmpty()) {
+      return;
+    }
+    String effective = cpuClass.isEmpty() ? config.idleCpuClass() : cpuClass;
+    if (effective.isEmpty()) {
+      frequencies.reset(cpus);
+    } else {
+      frequencies.apply(cpus, config.cpuClasses().get(effective));
+    }
   }
 
   private CpuSet free() {
-    CpuSet free = usable();
-    for (Balloon balloon : balloons.values()) {
-      free = free.minus(balloon.cpus());
-    }
-    return free;
+    return usable.minus(taken);
+  }
+
+  private CpuSet freeIsolated() {
+    return usableIsolated.minus(taken);
   }
 
   /**
-   * Free CPUs balloons may still take. Without reserved CPUs to fall back on, the default balloon
-   * keeps one while containers run in it (or in the reserved balloon, which then is the default).
+   * Free CPUs balloons of {@code type} may still take. Without reserved CPUs to fall back on, the
+   * default balloon keeps one while containers run in it (or in the reserved balloon, which then
+   * is the default). Types preferring isolated CPUs may take the free isolated ones as well.
    */
-  private int spare() {
-    boolean defaultNeedsOne = reserved.isEmpty() && (hasMembers(DEFAULT) || hasMembers(RESERVED));
-    return Math.max(0, free().size() - (defaultNeedsOne ? 1 : 0));
+  private int spare(BalloonType type) {
+    boolean defaultNeedsOne = reserved.isEmpty() && (!occupants(DEFAULT).isEmpty() || !occupants(RESERVED).isEmpty());
+    int ordinary = Math.max(0, free().size() - (defaultNeedsOne ? 1 : 0));
+    return ordinary + (type.preferIsolCpus() ? freeIsolated().size() : 0);
   }
 
   private CpuSet defaultCpus() {
@@ -350,50 +515,96 @@ final class BalloonsPolicy implements ReleasesOnStop {
     return reserved.isEmpty() ? defaultCpus() : reserved;
   }
 
-  private CpuSet cpusOf(String balloon) {
-    return switch (balloon) {
+  /** The CPUs a balloon's containers run on: its own, plus the idle CPUs near them it shares ({@code shareIdleCPUsInSame}). */
+  private CpuSet cpusOf(String name) {
+    return switch (name) {
       case RESERVED -> reservedBalloonCpus();
       case DEFAULT -> defaultCpus();
-      default -> balloons.get(balloon).cpus();
+      default -> {
+        Balloon balloon = balloons.get(name);
+        yield balloon.type().shareIdleCpusInSame()
+            .map(level -> balloon.cpus().union(free().intersect(topology.sameAs(balloon.cpus(), level))))
+            .orElse(balloon.cpus());
+      }
     };
   }
 
-  private long load(String balloon) {
-    return members.values().stream().filter(m -> m.balloon().equals(balloon)).mapToLong(Member::milli).sum();
+  private BalloonOccupants occupants(String balloon) {
+    return occupants.computeIfAbsent(balloon, name -> new BalloonOccupants());
   }
 
-  private boolean hasMembers(String balloon) {
-    return members.values().stream().anyMatch(m -> m.balloon().equals(balloon));
+  private void addMember(ContainerKey key, Member member) {
+    members.put(key, member);
+    occupants(member.balloon()).add(key, member.podId(), member.namespace(), member.milli());
   }
 
-  private boolean hasPod(String balloon, String podId) {
-    return members.values().stream().anyMatch(m -> m.balloon().equals(balloon) && m.podId().equals(podId));
+  private Member removeMember(ContainerKey key) {
+    Member member = members.remove(key);
+    if (member != null) {
+      occupants(member.balloon()).remove(key, member.podId(), member.namespace(), member.milli());
+      writes.remove(MEMBER + key);
+      store.remove(MEMBER + key);
+    }
+    return member;
   }
 
-  /** Updates for every placed container with a known id whose balloon's CPUs are no longer what it was given. */
+  /** The decision's records in one transaction: a balloon's CPUs and its new member are on disk together or not at all. */
+  private void flush() {
+    if (!writes.isEmpty()) {
+      store.putAll(Map.copyOf(writes));
+      writes.clear();
+    }
+  }
+
+  /**
+   * Updates for every placed container with a known id whose CPUs are no longer what it was given:
+   * the containers of balloons whose CPUs changed since the last call, and the pending ones.
+   */
   private List<ContainerUpdate> changed() {
-    Map<String, CpuSet> now = balloonCpus();
     List<ContainerUpdate> updates = new ArrayList<>();
-    ids.forEach((key, id) -> {
-      CpuSet cpus = now.get(members.get(key).balloon());
-      if (!cpus.equals(given.get(key))) {
-        given.put(key, cpus);
-        updates.add(new ContainerUpdate(id, pin(cpus), true));
+    Map<CpuSet, LinuxResources> pins = new HashMap<>();
+    List<String> names = new ArrayList<>(balloons.size() + 2);
+    names.add(RESERVED);
+    names.add(DEFAULT);
+    names.addAll(balloons.keySet());
+    for (String name : names) {
+      BalloonOccupants in = occupants.get(name);
+      if (in == null || in.isEmpty()) {
+        continue;
       }
-    });
+      CpuSet cpus = cpusOf(name);
+      if (!cpus.equals(announced.put(name, cpus))) {
+        in.keys().forEach(key -> check(key, cpus, pins, updates));
+      }
+    }
+    for (ContainerKey key : pending) {
+      Member member = members.get(key);
+      if (member != null) {
+        check(key, cpusOf(member.balloon()), pins, updates);
+      }
+    }
+    pending.clear();
     return updates;
+  }
+
+  private void check(ContainerKey key, CpuSet cpus, Map<CpuSet, LinuxResources> pins, List<ContainerUpdate> updates) {
+    String id = ids.get(key);
+    if (id != null && !cpus.equals(given.get(key))) {
+      given.put(key, cpus);
+      updates.add(new ContainerUpdate(id, pins.computeIfAbsent(cpus, this::pin), true));
+    }
   }
 
   /** Balloons and members from the store; what no longer fits the configuration or machine is dropped. */
   private void restore() {
     Map<String, byte[]> entries = store.entries();
-    CpuSet taken = CpuSet.EMPTY;
     for (var entry : entries.entrySet()) {
       if (entry.getKey().startsWith(CPUS)) {
         String name = entry.getKey().substring(CPUS.length());
         BalloonType type = types.get(name.substring(0, Math.max(0, name.lastIndexOf('['))));
         CpuSet cpus = CpuSet.parse(new String(entry.getValue(), StandardCharsets.UTF_8));
-        if (type != null && !cpus.isEmpty() && usable().containsAll(cpus) && !taken.intersects(cpus)) {
+        CpuSet allowed = type != null && type.preferIsolCpus() ? usable.union(usableIsolated) : usable;
+        if (type != null && !cpus.isEmpty() && allowed.containsAll(cpus) && !taken.intersects(cpus)) {
           balloons.put(name, new Balloon(name, type, cpus));
           taken = taken.union(cpus);
         } else {
@@ -405,7 +616,7 @@ final class BalloonsPolicy implements ReleasesOnStop {
       if (entry.getKey().startsWith(MEMBER)) {
         Member member = Member.decode(new String(entry.getValue(), StandardCharsets.UTF_8));
         if (member.balloon().equals(RESERVED) || member.balloon().equals(DEFAULT) || balloons.containsKey(member.balloon())) {
-          members.put(ContainerKeys.parse(entry.getKey().substring(MEMBER.length())), member);
+          addMember(ContainerKeys.parse(entry.getKey().substring(MEMBER.length())), member);
         } else {
           store.remove(entry.getKey()); // placed again by synchronize
         }
@@ -419,7 +630,7 @@ final class BalloonsPolicy implements ReleasesOnStop {
     return names;
   }
 
-  private static <T> Comparator<T> byPriority(java.util.function.Function<T, BalloonType> type) {
+  private static <T> Comparator<T> byPriority(Function<T, BalloonType> type) {
     return Comparator.comparingInt(item -> {
       BalloonType t = type.apply(item);
       return t == null ? -1 : t.allocatorPriority().ordinal();

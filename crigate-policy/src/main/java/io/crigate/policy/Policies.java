@@ -54,7 +54,8 @@ public final class Policies {
     all.put("topology-aware", new Entry("a pool tree (machine, sockets, dies, NUMA nodes): each container in the smallest pool that fits, exclusive CPUs for Guaranteed ones, memory follows the CPUs",
         (settings, topology, store) -> new TopologyAwarePolicy(topology, settings.reservedCpus(), store)));
     all.put("balloons", new Entry("balloon types: containers share the CPUs of their balloon, chosen by annotation or namespace; balloons grow and shrink with their containers' requests",
-        (settings, topology, store) -> new BalloonsPolicy(topology, settings.reservedCpus(), settings.balloons(), store)));
+        (settings, topology, store) -> new BalloonsPolicy(topology, settings.reservedCpus(), settings.balloons(), store,
+            new CpuFrequencies(settings.sysfsRoot()))));
     return all;
   }
 }

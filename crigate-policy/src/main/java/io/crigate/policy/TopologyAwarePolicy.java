@@ -61,6 +61,16 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   private final DurableStore store;
   private final List<Pool> pools;
   private final Map<ContainerKey, Grant> grants = new LinkedHashMap<>();
+  /** Kept with {@link #grants} as they change, so no decision sums over every container: every exclusive CPU. */
+  private CpuSet exclusive = CpuSet.EMPTY;
+  /** The same: each pool's shared containers (placed in the pool itself) and their summed requests. */
+  private final Map<String, PoolLoad> loadByPool = new HashMap<>();
+
+  private record PoolLoad(int containers, long milli) {
+    PoolLoad plus(PoolLoad other) {
+      return containers + other.containers == 0 ? null : new PoolLoad(containers + other.containers, milli + other.milli);
+    }
+  }
   /** Runtime ids of placed containers, once known, with the CPUs they were last given. */
   private final Map<ContainerKey, String> ids = new LinkedHashMap<>();
   private final Map<ContainerKey, CpuSet> given = new LinkedHashMap<>();
@@ -73,7 +83,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     this.pools = PoolTree.build(topology);
     store.entries().forEach((key, value) -> {
       if (key.startsWith(GRANT)) {
-        grants.put(ContainerKeys.parse(key.substring(GRANT.length())), Grant.decode(new String(value, StandardCharsets.UTF_8)));
+        record(ContainerKeys.parse(key.substring(GRANT.length())), Grant.decode(new String(value, StandardCharsets.UTF_8)));
       }
     });
   }
@@ -89,12 +99,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
 
   /** The CPUs shared containers of {@code pool} run on. */
   CpuSet sharedCpus(Pool pool) {
-    return sharedCpus(pool, exclusive());
-  }
-
-  /** The same, given every exclusive CPU ({@code taken}) when the caller already has it. */
-  private CpuSet sharedCpus(Pool pool, CpuSet taken) {
-    return pool.cpus().minus(taken).minus(topology.isolated());
+    return pool.cpus().minus(exclusive).minus(topology.isolated());
   }
 
   @Override
@@ -175,7 +180,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     } else {
       grant = placeShared(decision, unlimitedBurstableLevel(pod, container), request);
     }
-    grants.put(container.key(), grant);
+    record(container.key(), grant);
     store.put(GRANT + container.key(), grant.encode().getBytes(StandardCharsets.UTF_8));
     log.info("topology-aware: container {} placed in pool {} ({})", container.key(), grant.pool(),
         grant.exclusive().isEmpty() ? "shared, %d mCPU".formatted(grant.sharedMilli()) : "exclusive CPUs " + grant.exclusive());
@@ -220,7 +225,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
       if (required.orElse(false)) {
         throw new CrigateException.FailedPrecondition(("topology-aware policy: container %s has %s set and asks for %d "
             + "isolated CPUs, no pool has them free (isolated: %s, exclusive: %s, reserved: %s)")
-            .formatted(container.key(), PodHints.REQUIRE_ISOLATED, count, topology.isolated(), exclusive(), reserved));
+            .formatted(container.key(), PodHints.REQUIRE_ISOLATED, count, topology.isolated(), exclusive, reserved));
       }
     }
     for (Pool pool : bySize(decision).toList()) {
@@ -259,18 +264,11 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
    * decision spent its time on.
    */
   private final class Decision {
-    private final CpuSet exclusive = exclusive();
     private final Map<Pool, CpuSet> shared = new HashMap<>();
     private final Map<Pool, Long> sharedLoad = new HashMap<>();
-    private final Map<String, Long> loadByPool = new HashMap<>();
-
-    Decision() {
-      grants.values().stream().filter(g -> g.exclusive().isEmpty() && !g.pool().equals(RESERVED_POOL))
-          .forEach(g -> loadByPool.merge(g.pool(), g.sharedMilli(), Long::sum));
-    }
 
     CpuSet sharedCpus(Pool pool) {
-      return shared.computeIfAbsent(pool, p -> TopologyAwarePolicy.this.sharedCpus(p, exclusive));
+      return shared.computeIfAbsent(pool, TopologyAwarePolicy.this::sharedCpus);
     }
 
     long freeShared(Pool pool) {
@@ -280,7 +278,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     /** Shared requests placed in this pool or below it. */
     long sharedLoad(Pool pool) {
       return sharedLoad.computeIfAbsent(pool, p -> loadByPool.entrySet().stream()
-          .filter(e -> p.contains(poolNamed(e.getKey()))).mapToLong(Map.Entry::getValue).sum());
+          .filter(e -> p.contains(poolNamed(e.getKey()))).mapToLong(e -> e.getValue().milli()).sum());
     }
 
     /** The pools that have shared containers. */
@@ -293,8 +291,20 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     }
   }
 
-  private CpuSet exclusive() {
-    return grants.values().stream().map(Grant::exclusive).reduce(CpuSet.EMPTY, CpuSet::union);
+  /** Puts a grant in place, keeping the running totals. */
+  private void record(ContainerKey key, Grant grant) {
+    Grant previous = grants.put(key, grant);
+    if (previous != null) {
+      count(previous, -1);
+    }
+    count(grant, 1);
+  }
+
+  private void count(Grant grant, int sign) {
+    exclusive = sign > 0 ? exclusive.union(grant.exclusive()) : exclusive.minus(grant.exclusive());
+    if (grant.exclusive().isEmpty() && !grant.pool().equals(RESERVED_POOL)) {
+      loadByPool.merge(grant.pool(), new PoolLoad(sign, sign * grant.sharedMilli()), PoolLoad::plus);
+    }
   }
 
   /** The CPUs container {@code key} is to run on now. */
@@ -302,16 +312,12 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     return cpusOf(grants.get(key));
   }
 
+  /** Reserved CPUs are never exclusive, so the reserved pool is fixed. */
   private CpuSet cpusOf(Grant grant) {
-    return cpusOf(grant, exclusive());
-  }
-
-  /** The same, given every exclusive CPU ({@code taken}). Reserved CPUs are never exclusive, so the reserved pool is fixed. */
-  private CpuSet cpusOf(Grant grant, CpuSet taken) {
     if (!grant.exclusive().isEmpty()) {
       return grant.exclusive();
     }
-    return grant.pool().equals(RESERVED_POOL) ? reserved : sharedCpus(poolNamed(grant.pool()), taken);
+    return grant.pool().equals(RESERVED_POOL) ? reserved : sharedCpus(poolNamed(grant.pool()));
   }
 
   private Pool poolNamed(String name) {
@@ -322,18 +328,18 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   /** Updates for every placed container with a known id whose CPUs are no longer what it was given. */
   private List<ContainerUpdate> changed() {
     List<ContainerUpdate> updates = new ArrayList<>();
-    // Each pool's shared CPUs once per call, not once per container: with hundreds of containers
-    // the union of every exclusive grant is what a decision spends its time on.
-    CpuSet taken = exclusive();
-    Map<String, CpuSet> sharedByPool = new LinkedHashMap<>();
+    // Each pool's shared CPUs, and what pinning to them means, once per call, not once per
+    // container: an exclusive allocation moves hundreds of shared containers to the same CPUs.
+    Map<String, CpuSet> sharedByPool = new HashMap<>();
+    Map<CpuSet, LinuxResources> pins = new HashMap<>();
     ids.forEach((key, id) -> {
       Grant grant = grants.get(key);
       CpuSet now = grant.exclusive().isEmpty()
-          ? sharedByPool.computeIfAbsent(grant.pool(), name -> cpusOf(grant, taken))
+          ? sharedByPool.computeIfAbsent(grant.pool(), name -> cpusOf(grant))
           : grant.exclusive();
       if (!now.equals(given.get(key))) {
         given.put(key, now);
-        updates.add(new ContainerUpdate(id, pin(now), grants.get(key).exclusive().isEmpty()));
+        updates.add(new ContainerUpdate(id, pins.computeIfAbsent(now, this::pin), grant.exclusive().isEmpty()));
       }
     });
     return updates;
@@ -341,6 +347,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
 
   private void release(ContainerKey key) {
     Grant grant = grants.remove(key);
+    count(grant, -1);
     ids.remove(key);
     given.remove(key);
     store.remove(GRANT + key);
@@ -349,7 +356,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
 
   private CrigateException.FailedPrecondition refused(ContainerContext container, String what) {
     return new CrigateException.FailedPrecondition("topology-aware policy: no pool has %s for container %s (exclusive: %s, reserved: %s)"
-        .formatted(what, container.key(), exclusive(), reserved));
+        .formatted(what, container.key(), exclusive, reserved));
   }
 
   private LinuxResources pin(CpuSet cpus) {

@@ -54,7 +54,8 @@ class BalloonsPolicyTest {
   }
 
   static BalloonsPolicy policy(CpuTopology topology, String reserved, String yaml, DurableStore store) {
-    return new BalloonsPolicy(topology, CpuSet.parse(reserved), config(yaml), store);
+    // No CPU class is configured here, so the fixture's sysfs is never written.
+    return new BalloonsPolicy(topology, CpuSet.parse(reserved), config(yaml), store, new CpuFrequencies(Fixtures.root("1-socket-4-core-nosmt")));
   }
 
   static PodContext pod(String id, String namespace, Map<String, String> annotations) {
@@ -282,36 +283,45 @@ class BalloonsPolicyTest {
 
   /**
    * Properties, over random create/remove sequences on every fixture, with and without reserved
-   * CPUs: no CPU is in two balloons, reserved CPUs are never in a configured balloon, no balloon
-   * with containers is empty, and the default balloon always has CPUs while it has containers (with
-   * reserved CPUs: always).
+   * CPUs, with every balloon type key: no CPU is in two balloons, reserved CPUs are never in a
+   * configured balloon nor shared with one, no balloon with containers is empty, the default
+   * balloon always has CPUs while it has containers (with reserved CPUs: always), pre-created
+   * balloons stay, and every running container was told (at create or by an update) exactly the
+   * CPUs its balloon gives it now: no update is missed.
    */
   @Test
-  void noCpuTwiceReservedNeverGivenAndNoBalloonWithContainersEmpty() {
+  void noCpuTwiceReservedNeverGivenNoBalloonWithContainersEmptyAndNoUpdateMissed() {
     String types = """
         balloonTypes:
-          - {name: small, namespaces: [small], maxCPUs: 2}
-          - {name: big, namespaces: [big], minCPUs: 2, preferNewBalloons: true}
-          - {name: spread, namespaces: [spread], maxCPUs: 3, preferSpreadingPods: true}
+          - {name: small, namespaces: [small], maxCPUs: 2, minBalloons: 1, shareIdleCPUsInSame: numa}
+          - {name: big, namespaces: [big], minCPUs: 2, preferNewBalloons: true, maxBalloons: 3}
+          - {name: spread, namespaces: [spread], maxCPUs: 3, preferSpreadingPods: true, preferIsolCpus: true}
+          - {name: ns, namespaces: ['team-*'], maxCPUs: 2, preferPerNamespaceBalloon: true, shareIdleCPUsInSame: core}
         """;
-    List<String> namespaces = List.of("small", "big", "spread", "web", "kube-system");
+    List<String> namespaces = List.of("small", "big", "spread", "web", "kube-system", "team-a", "team-b", "team-c");
     Random random = new Random(11);
     for (String fixture : FIXTURES) {
       for (String reserved : List.of("0", "")) {
         BalloonsPolicy policy = policy(fixture, reserved, types);
         List<PodContext> pods = new ArrayList<>();
         List<ContainerContext> live = new ArrayList<>();
+        Map<String, String> told = new java.util.HashMap<>(); // container id -> the CPUs it was last given
         for (int step = 0; step < 300; step++) {
           if (!live.isEmpty() && random.nextInt(3) == 0) {
             ContainerContext victim = live.remove(random.nextInt(live.size()));
-            policy.removeContainer(pods.stream().filter(p -> p.id().equals(victim.podId())).findFirst().orElseThrow(), victim);
+            told.remove(victim.id());
+            apply(told, policy.removeContainer(pods.stream().filter(p -> p.id().equals(victim.podId())).findFirst().orElseThrow(), victim));
           } else {
             PodContext pod = !pods.isEmpty() && random.nextBoolean() ? pods.get(random.nextInt(pods.size()))
                 : pod("p" + step, namespaces.get(random.nextInt(namespaces.size())), Map.of());
             ContainerContext c = container(pod.id(), "c" + step, 250L * random.nextInt(9));
             try {
-              policy.createContainer(pod, c);
-              live.add(c);
+              PluginResult created = policy.createContainer(pod, c);
+              ContainerContext withId = c.withId("id-" + step).withResources(created.adjustment().resources());
+              told.put(withId.id(), cpus(created));
+              apply(told, created);
+              apply(told, policy.postCreateContainer(pod, withId));
+              live.add(withId);
               if (!pods.contains(pod)) {
                 pods.add(pod);
               }
@@ -320,6 +330,16 @@ class BalloonsPolicyTest {
             }
           }
           String at = "%s reserved '%s' step %d: %s".formatted(fixture, reserved, step, policy.balloonCpus());
+          for (ContainerContext c : live) {
+            PodContext pod = pods.stream().filter(p -> p.id().equals(c.podId())).findFirst().orElseThrow();
+            String now = policy.updateContainerResources(pod, c, LinuxResources.NONE).adjustment().resources().cpusetCpus().orElseThrow();
+            assertThat(told.get(c.id())).as("what %s was told at %s", c.key(), at).isEqualTo(now);
+            String balloon = policy.memberships().get(c.key());
+            if (!balloon.equals("reserved") && !(balloon.equals("default") && policy.balloonCpus().get("default").equals(CpuSet.parse(reserved)))) {
+              assertThat(CpuSet.parse(now).intersects(CpuSet.parse(reserved))).as("reserved shared with %s at %s", balloon, at).isFalse();
+            }
+          }
+          assertThat(policy.balloonCpus().keySet()).as("minBalloons of small at " + at).anyMatch(name -> name.startsWith("small["));
           CpuSet seen = CpuSet.EMPTY;
           for (var balloon : policy.balloonCpus().entrySet()) {
             if (balloon.getKey().equals("reserved") || balloon.getKey().equals("default")) {
@@ -338,5 +358,9 @@ class BalloonsPolicyTest {
         }
       }
     }
+  }
+
+  private static void apply(Map<String, String> told, PluginResult result) {
+    result.updates().forEach(u -> told.computeIfPresent(u.containerId(), (id, old) -> u.resources().cpusetCpus().orElseThrow()));
   }
 }

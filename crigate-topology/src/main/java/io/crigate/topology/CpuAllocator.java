@@ -16,10 +16,17 @@ import java.util.function.ToLongFunction;
 public final class CpuAllocator {
 
   private final CpuTopology topology;
-  private final List<ToLongFunction<Cpu>> levels = List.of(Cpu::packageId, c -> c.node());
+  private final List<TopologyLevel> levels = List.of(TopologyLevel.PACKAGE, TopologyLevel.NUMA);
+  /** Per level, how many CPUs each of its elements has on the machine: a free element that has them all is whole. */
+  private final List<Map<Long, Integer>> sizes;
 
   public CpuAllocator(CpuTopology topology) {
     this.topology = topology;
+    this.sizes = levels.stream().map(level -> {
+      Map<Long, Integer> counts = new TreeMap<>();
+      topology.cpus().forEach(c -> counts.merge(level.keyOf(c), 1, Integer::sum));
+      return counts;
+    }).toList();
   }
 
   public CpuTopology topology() {
@@ -39,7 +46,10 @@ public final class CpuAllocator {
     if (free.size() < count) {
       throw new InsufficientCpus(count, free);
     }
-    List<Cpu> cpus = topology.cpus().stream().filter(c -> free.contains(c.id())).toList();
+    if (count == 0) {
+      return CpuSet.EMPTY;
+    }
+    List<Cpu> cpus = free.stream().mapToObj(topology::cpu).toList();
     return take(cpus, count, 0);
   }
 
@@ -57,9 +67,8 @@ public final class CpuAllocator {
     if (level == levels.size()) {
       return takeCores(free, count);
     }
-    Map<Long, List<Cpu>> groups = group(free, levels.get(level));
-    Map<Long, Integer> sizes = new TreeMap<>();
-    topology.cpus().forEach(c -> sizes.merge(levels.get(level).applyAsLong(c), 1, Integer::sum));
+    Map<Long, List<Cpu>> groups = group(free, levels.get(level)::keyOf);
+    Map<Long, Integer> sizes = this.sizes.get(level);
     CpuSet taken = CpuSet.EMPTY;
     int remaining = count;
     // Whole groups (sockets, nodes) that are completely free and fit entirely.

@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * A CRI Resource Manager configuration file, in either of its formats: YAML sections
@@ -72,16 +73,8 @@ final class CriRmConfigFile {
 
   static void section(String name, JsonNode value, Translation t) {
     switch (name.toLowerCase(Locale.ROOT)) {
-      case "policy" -> {
-        SeedFindings local = new SeedFindings();
-        ObjectNode policy = CriRmPolicySection.translate(value, "policy", local);
-        local.all().forEach(t.findings::add);
-        if (!policy.isEmpty()) {
-          ObjectNode wrapper = t.settings.objectNode();
-          wrapper.set("policy", policy);
-          t.merge(wrapper);
-        }
-      }
+      case "policy" -> intoPolicy(t, local -> CriRmPolicySection.translate(value, "policy", local));
+      case "cpu" -> intoPolicy(t, local -> CriRmPolicySection.cpuSection(value, name, local));
       case "dump" -> value.properties().forEach(e -> {
         switch (e.getKey().toLowerCase(Locale.ROOT)) {
           case "config" -> t.dump("dump." + e.getKey(), e.getValue().asText());
@@ -101,6 +94,18 @@ final class CriRmConfigFile {
       case "instrumentation" -> t.findings.ignored(name,
           "crigate exports Prometheus metrics from its metrics section (docs/operations.md); it has no tracing");
       default -> t.findings.refused(name, "crigate has no equivalent of CRI Resource Manager's '%s' section".formatted(name));
+    }
+  }
+
+  /** Lays a section translated into crigate's {@code policy} settings over them, with its findings. */
+  private static void intoPolicy(Translation t, Function<SeedFindings, ObjectNode> translate) {
+    SeedFindings local = new SeedFindings();
+    ObjectNode policy = translate.apply(local);
+    local.all().forEach(t.findings::add);
+    if (!policy.isEmpty()) {
+      ObjectNode wrapper = t.settings.objectNode();
+      wrapper.set("policy", policy);
+      t.merge(wrapper);
     }
   }
 

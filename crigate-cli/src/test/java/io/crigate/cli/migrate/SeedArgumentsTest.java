@@ -267,4 +267,32 @@ class SeedArgumentsTest {
     assertThat(settings(line, Outcome.IGNORED)).containsExactly("logger.Debug", "instrumentation");
     assertThat(settings(line, Outcome.REFUSED)).containsExactly("rdt");
   }
+
+  @Test
+  void criRmBalloonsWithCpuClassesCarryOverToCrigatesBalloonsControl() throws Exception {
+    Path config = Files.writeString(dir.resolve("balloons.cfg"), """
+        policy:
+          Active: balloons
+          balloons:
+            IdleCPUClass: idle
+            BalloonTypes:
+              - Name: fast
+                MinBalloons: 1
+                CpuClass: turbo
+        cpu:
+          classes:
+            idle: {minFreq: 800000, maxFreq: 1200000}
+            turbo: {minFreq: 3000000, maxFreq: 3600000, energyPerformancePreference: 0}
+        """);
+    SeedCommandLine line = translate("--fallback-config", config.toString(), "--runtime-socket", "/run/c.sock");
+
+    assertThat(line.settings().at("/policy/active").asText()).isEqualTo("balloons");
+    assertThat(line.settings().at("/policy/balloons/idleCPUClass").asText()).isEqualTo("idle");
+    assertThat(line.settings().at("/policy/balloons/balloonTypes/0/minBalloons").asInt()).isEqualTo(1);
+    assertThat(line.settings().at("/policy/balloons/balloonTypes/0/cpuClass").asText()).isEqualTo("turbo");
+    assertThat(line.settings().at("/policy/balloons/control/cpu/classes/turbo/maxFreq").asLong()).isEqualTo(3600000);
+    assertThat(line.settings().at("/policy/balloons/control/cpu/classes/idle/minFreq").asLong()).isEqualTo(800000);
+    assertThat(line.settings().at("/policy/balloons/control/cpu/classes/turbo").has("energyPerformancePreference")).isFalse();
+    assertThat(settings(line, Outcome.REFUSED)).containsExactly("cpu.classes.turbo.energyPerformancePreference");
+  }
 }

@@ -22,10 +22,17 @@ public final class CriRmPolicySection {
       "topology-aware", "topology-aware", "memtier", "topology-aware", "balloons", "balloons");
   private static final String AVAILABLE = "none, static, static-plus, topology-aware, balloons";
   /** CRI Resource Manager's balloon type fields, lower-cased, and crigate's names for them. */
-  private static final Map<String, String> BALLOON_TYPE_FIELDS = Map.of(
-      "name", "name", "namespaces", "namespaces", "mincpus", "minCPUs", "maxcpus", "maxCPUs",
-      "allocatorpriority", "allocatorPriority", "prefernewballoons", "preferNewBalloons",
-      "preferspreadingpods", "preferSpreadingPods");
+  private static final Map<String, String> BALLOON_TYPE_FIELDS = Map.ofEntries(
+      Map.entry("name", "name"), Map.entry("namespaces", "namespaces"), Map.entry("mincpus", "minCPUs"),
+      Map.entry("maxcpus", "maxCPUs"), Map.entry("allocatorpriority", "allocatorPriority"),
+      Map.entry("prefernewballoons", "preferNewBalloons"), Map.entry("preferspreadingpods", "preferSpreadingPods"),
+      Map.entry("minballoons", "minBalloons"), Map.entry("maxballoons", "maxBalloons"),
+      Map.entry("preferpernamespaceballoon", "preferPerNamespaceBalloon"), Map.entry("shareidlecpusinsame", "shareIdleCPUsInSame"),
+      Map.entry("cpuclass", "cpuClass"), Map.entry("preferisolcpus", "preferIsolCpus"));
+  /** The balloons section's own settings that carry over, lower-cased, and crigate's names for them. */
+  private static final Map<String, String> BALLOONS_FIELDS = Map.of(
+      "reservedpoolnamespaces", "reservedPoolNamespaces", "idlecpuclass", "idleCPUClass",
+      "allocatortopologybalancing", "allocatorTopologyBalancing");
   private static final Set<String> KNOWN_SECTIONS = Set.of("active", "reservedresources", "availableresources");
 
   /** Per-policy booleans whose crigate behaviour is fixed: the value crigate always has. */
@@ -152,9 +159,10 @@ public final class CriRmPolicySection {
   }
 
   /**
-   * The balloons policy's section: its balloon types and reserved-pool namespaces carry over field by
-   * field; PinCPU and PinMemory are what crigate always does; anything else (CPU classes, idle CPU
-   * sharing, balloon counts) is refused by name.
+   * The balloons policy's section: its balloon types and its own settings carry over field by field
+   * (the CPU classes they name come from CRI Resource Manager's {@code cpu.classes} section, which
+   * the config file translation carries to {@code policy.balloons.control}); PinCPU and PinMemory are
+   * what crigate always does; anything else is refused by name.
    */
   private static void balloons(JsonNode settings, String name, SeedFindings findings, ObjectNode out) {
     if (!settings.isObject()) {
@@ -172,11 +180,11 @@ public final class CriRmPolicySection {
             findings.refused(setting, "crigate's balloons policy always pins: " + entry.getKey() + ": true");
           }
         }
-        case "reservedpoolnamespaces" -> {
-          balloons.set("reservedPoolNamespaces", entry.getValue());
-          findings.mapped(setting, "policy.balloons.reservedPoolNamespaces");
-        }
         case "balloontypes" -> balloonTypes(entry.getValue(), setting, findings, balloons.putArray("balloonTypes"));
+        case String key when BALLOONS_FIELDS.containsKey(key) -> {
+          balloons.set(BALLOONS_FIELDS.get(key), entry.getValue());
+          findings.mapped(setting, "policy.balloons." + BALLOONS_FIELDS.get(key));
+        }
         default -> findings.refused(setting, "crigate's balloons policy has no such setting");
       }
     });
@@ -223,6 +231,44 @@ public final class CriRmPolicySection {
       }
     }
     return null;
+  }
+
+  /**
+   * CRI Resource Manager's {@code cpu:} section (its CPU controller): the classes' frequencies carry
+   * over as the balloons policy's {@code control.cpu.classes}, where crigate's balloon types find the
+   * classes they name; the controller's other knobs are refused by name.
+   *
+   * @return crigate's {@code policy} settings for it, empty when nothing carries over
+   */
+  public static ObjectNode cpuSection(JsonNode section, String prefix, SeedFindings findings) {
+    ObjectNode out = JsonNodeFactory.instance.objectNode();
+    if (!section.isObject()) {
+      findings.refused(prefix, "must be a mapping (classes: ...)");
+      return out;
+    }
+    section.properties().forEach(entry -> {
+      String setting = prefix + "." + entry.getKey();
+      if (!entry.getKey().equalsIgnoreCase("classes") || !entry.getValue().isObject()) {
+        findings.refused(setting, "crigate reads only the CPU classes (classes: {name: {minFreq, maxFreq}})");
+        return;
+      }
+      ObjectNode classes = out.putObject("balloons").putObject("control").putObject("cpu").putObject("classes");
+      entry.getValue().properties().forEach(cpuClass -> {
+        ObjectNode translated = classes.putObject(cpuClass.getKey());
+        cpuClass.getValue().properties().forEach(field -> {
+          String fieldName = setting + "." + cpuClass.getKey() + "." + field.getKey();
+          String lower = field.getKey().toLowerCase(Locale.ROOT);
+          if (lower.equals("minfreq") || lower.equals("maxfreq")) {
+            String crigate = lower.equals("minfreq") ? "minFreq" : "maxFreq";
+            translated.set(crigate, field.getValue());
+            findings.mapped(fieldName, "policy.balloons.control.cpu.classes.%s.%s".formatted(cpuClass.getKey(), crigate));
+          } else {
+            findings.refused(fieldName, "crigate's CPU classes set minFreq and maxFreq only");
+          }
+        });
+      });
+    });
+    return out;
   }
 
   /** Whether a {@code policy:} mapping is CRI Resource Manager's (capitalised keys such as Active) rather than crigate's. */
