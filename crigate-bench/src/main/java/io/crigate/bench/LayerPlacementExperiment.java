@@ -11,15 +11,11 @@ import io.crigate.scheduler.sim.Simulation;
 import io.crigate.scheduler.sim.TraceGenerator;
 import io.crigate.scheduler.sim.TraceParameters;
 import java.io.IOException;
-import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -101,38 +97,11 @@ public final class LayerPlacementExperiment implements Callable<Integer> {
       nodes.forEach(ExperimentNode::close);
     }
     String row = "| %s | %d | %d | %.1f | %.1f | %.1f | %d | %d | %.3f | %.3f | %d |%n".formatted(scorer, seed, pods,
-        blobBytesServed(logStart) / MB, result.bytesPulled() / MB,
+        RegistryAccessLog.blobBytesSince(registryLog, logStart, repository) / MB, result.bytesPulled() / MB,
         nodes.stream().mapToLong(n -> n.newLayerBytes).sum() / MB, result.pulls(),
         nodes.stream().mapToInt(n -> n.removals).sum(), result.podsPerNodeCv(), result.cpuPerNodeCv(),
         result.unschedulable());
     Files.writeString(results, row, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     return 0;
-  }
-
-  /** Sums the sizes of blob GETs containerd made for the experiment's repositories since {@code offset}. */
-  private long blobBytesServed(long offset) throws IOException {
-    byte[] appended;
-    try (RandomAccessFile log = new RandomAccessFile(registryLog.toFile(), "r")) {
-      appended = new byte[(int) (log.length() - offset)];
-      log.seek(offset);
-      log.readFully(appended);
-    }
-    return blobBytes(new String(appended, StandardCharsets.UTF_8), repository);
-  }
-
-  /**
-   * Bytes of successful blob GETs by containerd under {@code repository} in docker-registry's access
-   * log; manifests, HEADs, and other clients (skopeo pushing, the registry client resolving layers) are
-   * not transfers to a node.
-   */
-  static long blobBytes(String accessLog, String repository) {
-    Pattern blobGet = Pattern.compile("\"GET /v2/" + Pattern.quote(repository)
-        + "/\\S+/blobs/sha256:[0-9a-f]{64} HTTP/[0-9.]+\" 200 (\\d+) \"[^\"]*\" \"containerd");
-    long bytes = 0;
-    Matcher m = blobGet.matcher(accessLog);
-    while (m.find()) {
-      bytes += Long.parseLong(m.group(1));
-    }
-    return bytes;
   }
 }
