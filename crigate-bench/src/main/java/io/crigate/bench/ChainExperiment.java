@@ -104,7 +104,7 @@ public final class ChainExperiment implements Callable<Integer> {
   long imageDiskMb;
 
   @Option(names = "--burst", defaultValue = "0",
-      description = "instead of the trace: this many pods of one image within one second, the image held by one node")
+      description = "instead of the trace: this many pods of one image created at once, the image held by one node")
   int burst;
 
   public static void main(String[] args) {
@@ -157,10 +157,13 @@ public final class ChainExperiment implements Callable<Integer> {
     return 0;
   }
 
-  /** {@code burst} pods of the most popular image arriving within one second. */
+  /**
+   * {@code burst} pods of one image created at once, as a controller scaling up creates them: the
+   * scheduler takes them back to back, faster than bindings reach the extender's informer.
+   */
   private List<PodArrival> burstTrace(ImageCatalog catalog) {
     String image = catalog.images().get((int) (seed % catalog.images().size())).reference();
-    return IntStream.range(0, burst).mapToObj(i -> new PodArrival((double) i / burst, "burst-%03d".formatted(i), image,
+    return IntStream.range(0, burst).mapToObj(i -> new PodArrival(0, "burst-%03d".formatted(i), image,
         BURST_CPU_MILLIS, BURST_MEMORY_MIB, BURST_RUN_SECONDS)).toList();
   }
 
