@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -127,15 +128,30 @@ public final class ChainExperiment implements Callable<Integer> {
       names.forEach(name -> kube.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata()
           .withNewStatus().addToAllocatable(Map.of("cpu", new Quantity(NODE_CPU_MILLIS + "m"),
               "memory", new Quantity(NODE_MEMORY_MIB + "Mi"), "pods", new Quantity("110"))).endStatus().build()).create());
+      // The first crigate starts alone: it adopts the class cache a previous run recorded
+      // (bin/crigate), which several starting at once would all try to take.
+      List<ChainNode> nodes = new ArrayList<>(List.of(ChainNode.start(crigateHome, runDir.resolve(names.getFirst()),
+          names.getFirst(), containerds.getFirst(), api.kubeconfig(), registry, gc, pauseImage)));
       List<Future<ChainNode>> launching = new ArrayList<>();
-      for (int i = 0; i < names.size(); i++) {
+      for (int i = 1; i < names.size(); i++) {
         int n = i;
         launching.add(starting.submit(() -> ChainNode.start(crigateHome, runDir.resolve(names.get(n)), names.get(n),
             containerds.get(n), api.kubeconfig(), registry, gc, pauseImage)));
       }
-      List<ChainNode> nodes = new ArrayList<>();
-      for (Future<ChainNode> node : launching) {
-        nodes.add(node.get());
+      try {
+        for (Future<ChainNode> node : launching) {
+          nodes.add(node.get());
+        }
+      } catch (ExecutionException failed) {
+        for (Future<ChainNode> node : launching) {
+          if (node.state() == Future.State.SUCCESS && !nodes.contains(node.resultNow())) {
+            nodes.add(node.resultNow());
+          }
+        }
+        for (ChainNode node : nodes) {
+          node.close();
+        }
+        throw failed;
       }
       try (ExtenderProcess extender = scorer.equals("layer-locality")
           ? ExtenderProcess.start(crigateHome, runDir, api.kubeconfig(), extenderPort, registryHost) : null) {
