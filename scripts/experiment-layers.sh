@@ -114,14 +114,17 @@ build_catalog
 rm -f "$results" "$starts" "$work/burst.tsv"
 images=$(for a in "${apps[@]}"; do printf '%s/%s/%s:v1,' "$registry" "$repo" "$a"; done)
 images=${images%,}
-for n in "${node_counts[@]}"; do for seed in ${SEEDS:-1 2 3}; do for scorer in "${scorers[@]}"; do
-  run "$n" "$seed" "$scorer" --results "$results" --starts "$starts" "$@"
-done; done; done
-if [ "${BURST:-30}" -gt 0 ]; then
-  for scorer in "${scorers[@]}"; do
-    run "${node_counts[0]}" 1 "$scorer" --burst "${BURST:-30}" --results "$work/burst.tsv"
-  done
-fi
+for n in "${node_counts[@]}"; do
+  for seed in ${SEEDS:-1 2 3}; do for scorer in "${scorers[@]}"; do
+    run "$n" "$seed" "$scorer" --results "$results" --starts "$starts" "$@"
+  done; done
+  # the burst on the first node count, before the larger ones
+  if [ "$n" = "${node_counts[0]}" ] && [ "${BURST:-30}" -gt 0 ]; then
+    for scorer in "${scorers[@]}"; do
+      run "$n" 1 "$scorer" --burst "${BURST:-30}" --results "$work/burst.tsv"
+    done
+  fi
+done
 "$JAVA_HOME/bin/java" -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-bench/target/dependency/*" \
   io.crigate.bench.ChainReport "$results" "$work/burst.tsv" "$work/bytes-vs-cpu-balance.png" \
   | tee "$work/results.md"

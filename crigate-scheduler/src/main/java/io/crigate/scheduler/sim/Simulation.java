@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
-import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -24,16 +23,10 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
 
   public SimResult run(String scorerName, long seed, List<PodArrival> trace, ImageCatalog catalog,
       IntConsumer progress) {
-    return run(scorerName, seed, trace, catalog, progress, node -> ImageStoreListener.NONE);
-  }
-
-  /** As above, telling {@code listeners.apply(i)} what node i's image store does. */
-  public SimResult run(String scorerName, long seed, List<PodArrival> trace, ImageCatalog catalog,
-      IntConsumer progress, IntFunction<ImageStoreListener> listeners) {
     ImageScorer scorer = ImageScorer.named(scorerName);
     List<SimNode> cluster = new ArrayList<>(nodes);
     for (int i = 0; i < nodes; i++) {
-      cluster.add(new SimNode("node-%02d".formatted(i), shape, listeners.apply(i)));
+      cluster.add(new SimNode("node-%02d".formatted(i), shape));
     }
     SplittableRandom ties = new SplittableRandom(seed);
     PriorityQueue<Running> running = new PriorityQueue<>((a, b) -> Double.compare(a.endsAt(), b.endsAt()));
