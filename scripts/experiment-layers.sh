@@ -6,7 +6,8 @@
 # largest images, or a real `crigate extender` process over HTTP (NodeNames form, weight 1); every pod
 # started through its node's crigate, run for its trace time x TIME_SCALE, stopped and removed; the
 # kubelet's image GC through crigate. Bytes come from the registry's access log.
-# Usage: [SEEDS="1 2 3"] [NODES="5"] [TIME_SCALE=1] [BURST=30] [SCORERS="..."] bash scripts/experiment-layers.sh [--pods N]
+# Usage: [SEEDS="1 2 3"] [NODES="5"] [TIME_SCALE=1] [BURST=30] [SCORERS="..."] [BURST_SCORERS="..."]
+#        [BUILD=0] bash scripts/experiment-layers.sh [--pods N]
 #        NODES may list several counts ("5 10"); BURST=0 skips the burst runs.
 #        Prints markdown tables, writes $work/results.md and $work/bytes-vs-cpu-balance.png.
 # Needs the local registry (scripts/infra/up.sh); the node containerds are the experiment's own, under
@@ -78,6 +79,9 @@ remove_nodes() {
   local node
   for node in $(node_names "$max_nodes"); do
     CRIGATE_INFRA_DIR=$nodes_dir bash scripts/infra/containerd.sh stop "$node" >/dev/null 2>&1 || true
+    # a sandbox's shm and a container's rootfs stay mounted when containerd stopped under them
+    awk -v dir="$nodes_dir/containerd-$node/" 'index($2, dir) == 1 { print $2 }' /proc/mounts | sort -r \
+      | xargs -r -n1 umount -l 2>/dev/null || true
     rm -rf "${nodes_dir:?}/containerd-$node"
   done
 }
@@ -105,7 +109,8 @@ run() {
     --work-dir "$work/runs-$n" --crigate-home "$root" "$@"
 }
 
-./mvnw -B -q -o -pl crigate-bench,crigate-cli -am package -DskipTests dependency:copy-dependencies -DincludeScope=runtime
+# BUILD=0 reuses the last build (a re-run of the same checkout)
+[ "${BUILD:-1}" = 0 ] || ./mvnw -B -q -o -pl crigate-bench,crigate-cli -am package -DskipTests dependency:copy-dependencies -DincludeScope=runtime
 read -r -a node_counts <<< "${NODES:-5}"
 max_nodes=$(printf '%s\n' "${node_counts[@]}" | sort -n | tail -1)
 mkdir -p "$work"
@@ -114,17 +119,15 @@ build_catalog
 rm -f "$results" "$starts" "$work/burst.tsv"
 images=$(for a in "${apps[@]}"; do printf '%s/%s/%s:v1,' "$registry" "$repo" "$a"; done)
 images=${images%,}
-for n in "${node_counts[@]}"; do
-  for seed in ${SEEDS:-1 2 3}; do for scorer in "${scorers[@]}"; do
-    run "$n" "$seed" "$scorer" --results "$results" --starts "$starts" "$@"
-  done; done
-  # the burst on the first node count, before the larger ones
-  if [ "$n" = "${node_counts[0]}" ] && [ "${BURST:-30}" -gt 0 ]; then
-    for scorer in "${scorers[@]}"; do
-      run "$n" 1 "$scorer" --burst "${BURST:-30}" --results "$work/burst.tsv"
-    done
-  fi
-done
+# the burst first (short), on the first node count
+if [ "${BURST:-30}" -gt 0 ]; then
+  for scorer in ${BURST_SCORERS:-${scorers[*]}}; do
+    run "${node_counts[0]}" 1 "$scorer" --burst "${BURST:-30}" --results "$work/burst.tsv"
+  done
+fi
+for n in "${node_counts[@]}"; do for seed in ${SEEDS:-1 2 3}; do for scorer in "${scorers[@]}"; do
+  run "$n" "$seed" "$scorer" --results "$results" --starts "$starts" "$@"
+done; done; done
 "$JAVA_HOME/bin/java" -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-bench/target/dependency/*" \
   io.crigate.bench.ChainReport "$results" "$work/burst.tsv" "$work/bytes-vs-cpu-balance.png" \
   | tee "$work/results.md"

@@ -208,12 +208,12 @@ public final class ChainExperiment implements Callable<Integer> {
       throws IOException {
     Samples latencies = outcome.startLatencies();
     boolean any = latencies.count() > 0;
-    String row = "| %s | %d | %d | %d | %.1f | %d | %d | %.2f | %.2f | %.2f | %.3f | %.3f | %d | %d |%n".formatted(
+    String row = "| %s | %d | %d | %d | %.1f | %d | %d | %.2f | %.2f | %.2f | %.3f | %.3f | %d | %d | %d |%n".formatted(
         scorer, containerds.size(), seed, podCount, registryBytes / MB, outcome.pulls(),
         nodes.stream().mapToInt(ChainNode::gcRemovals).sum(),
         any ? latencies.percentileMicros(50) / 1e6 : 0, any ? latencies.percentileMicros(95) / 1e6 : 0,
         any ? latencies.meanMicros() / 1e6 : 0, outcome.podsPerNodeCv(), outcome.cpuPerNodeCv(),
-        outcome.unschedulable(), outcome.mostOnOneNode());
+        outcome.unschedulable(), outcome.mostOnOneNode(), outcome.failedStarts());
     Files.writeString(results, row, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     if (starts != null) {
       StringBuilder lines = new StringBuilder();

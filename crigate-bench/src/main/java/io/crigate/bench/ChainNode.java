@@ -1,7 +1,6 @@
 package io.crigate.bench;
 
 import io.crigate.api.cri.v1.*;
-import io.crigate.api.cri.v1.RuntimeServiceGrpc.RuntimeServiceBlockingStub;
 import io.crigate.cli.ctl.CriClient;
 import io.crigate.images.Layer;
 import io.crigate.images.RegistryClient;
@@ -90,14 +89,8 @@ final class ChainNode implements AutoCloseable {
    */
   StartedPod startPod(String pod, String image, long sleepSeconds) throws IOException {
     Path logDir = Files.createDirectories(logRoot.resolve(pod));
-    PodSandboxConfig sandbox = PodSandboxConfig.newBuilder()
-        .setMetadata(PodSandboxMetadata.newBuilder().setName(pod).setNamespace(NAMESPACE).setUid(pod))
-        .setLogDirectory(logDir.toString())
-        .setLinux(LinuxPodSandboxConfig.newBuilder().setSecurityContext(LinuxSandboxSecurityContext.newBuilder()
-            .setNamespaceOptions(NamespaceOption.newBuilder().setNetwork(NamespaceMode.NODE))))
-        .build();
-    RuntimeServiceBlockingStub runtime = cri.runtime(CALL_DEADLINE);
-    String sandboxId = runtime.runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(sandbox).build())
+    PodSandboxConfig sandbox = PodFleet.hostNetworkPod(pod, NAMESPACE, logDir);
+    String sandboxId = cri.runtime(CALL_DEADLINE).runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(sandbox).build())
         .getPodSandboxId();
     containersByImage.merge(image, 1, Integer::sum);
     long began = System.nanoTime();
@@ -108,10 +101,10 @@ final class ChainNode implements AutoCloseable {
         .addCommand("/bin/sleep").addArgs(Long.toString(sleepSeconds))
         .setLogPath("app.log")
         .build();
-    String containerId = runtime.createContainer(CreateContainerRequest.newBuilder()
+    String containerId = cri.runtime(CALL_DEADLINE).createContainer(CreateContainerRequest.newBuilder()
         .setPodSandboxId(sandboxId).setConfig(container).setSandboxConfig(sandbox).build()).getContainerId();
-    runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(containerId).build());
-    awaitRunning(runtime, containerId);
+    cri.runtime(CALL_DEADLINE).startContainer(StartContainerRequest.newBuilder().setContainerId(containerId).build());
+    awaitRunning(containerId);
     Duration latency = Duration.ofNanos(System.nanoTime() - began);
     lastUsed.put(image, System.nanoTime());
     collectGarbage();
@@ -120,11 +113,11 @@ final class ChainNode implements AutoCloseable {
 
   /** Stops and removes the pod's container and sandbox, as the kubelet does once the pod is done. */
   void stopPod(StartedPod pod) {
-    RuntimeServiceBlockingStub runtime = cri.runtime(CALL_DEADLINE);
-    runtime.stopContainer(StopContainerRequest.newBuilder().setContainerId(pod.containerId()).setTimeout(0).build());
-    runtime.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(pod.containerId()).build());
-    runtime.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build());
-    runtime.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build());
+    // a stub's deadline runs from its creation: one per call
+    cri.runtime(CALL_DEADLINE).stopContainer(StopContainerRequest.newBuilder().setContainerId(pod.containerId()).setTimeout(0).build());
+    cri.runtime(CALL_DEADLINE).removeContainer(RemoveContainerRequest.newBuilder().setContainerId(pod.containerId()).build());
+    cri.runtime(CALL_DEADLINE).stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build());
+    cri.runtime(CALL_DEADLINE).removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build());
     lastUsed.put(pod.image(), System.nanoTime());
     containersByImage.merge(pod.image(), -1, Integer::sum);
   }
@@ -204,9 +197,9 @@ final class ChainNode implements AutoCloseable {
     return cri.images(CALL_DEADLINE).listImages(ListImagesRequest.getDefaultInstance()).getImagesList();
   }
 
-  private static void awaitRunning(RuntimeServiceBlockingStub runtime, String containerId) {
+  private void awaitRunning(String containerId) {
     long deadline = System.nanoTime() + CALL_DEADLINE.toNanos();
-    while (runtime.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(containerId).build())
+    while (cri.runtime(CALL_DEADLINE).containerStatus(ContainerStatusRequest.newBuilder().setContainerId(containerId).build())
         .getStatus().getState() != ContainerState.CONTAINER_RUNNING) {
       if (System.nanoTime() > deadline) {
         throw new IllegalStateException("container %s did not run within %s".formatted(containerId, CALL_DEADLINE));

@@ -19,7 +19,7 @@ public final class ChainReport {
 
   /** One row {@link ChainExperiment} appended. */
   record Run(String scorer, int nodes, long seed, int pods, double mb, int pulls, int gcRemovals, double p50,
-      double p95, double meanStart, double cvPods, double cvCpu, int unschedulable, int mostOnOneNode) {
+      double p95, double meanStart, double cvPods, double cvCpu, int unschedulable, int mostOnOneNode, int failedStarts) {
 
     static Run parse(String line) {
       String[] f = line.split("\\|");
@@ -27,7 +27,7 @@ public final class ChainReport {
           Double.parseDouble(f[5].trim()), Integer.parseInt(f[6].trim()), Integer.parseInt(f[7].trim()),
           Double.parseDouble(f[8].trim()), Double.parseDouble(f[9].trim()), Double.parseDouble(f[10].trim()),
           Double.parseDouble(f[11].trim()), Double.parseDouble(f[12].trim()), Integer.parseInt(f[13].trim()),
-          Integer.parseInt(f[14].trim()));
+          Integer.parseInt(f[14].trim()), Integer.parseInt(f[15].trim()));
     }
   }
 
@@ -48,8 +48,8 @@ public final class ChainReport {
   }
 
   static final String RUN_HEADER = """
-      | scorer | nodes | seed | pods | MB pulled (registry log) | pulls | GC removals | start p50 s | start p95 s | start mean s | CV pods/node | CV CPU/node | unschedulable | most pods on a node |
-      |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+      | scorer | nodes | seed | pods | MB pulled (registry log) | pulls | GC removals | start p50 s | start p95 s | start mean s | CV pods/node | CV CPU/node | unschedulable | most pods on a node | failed starts |
+      |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
       """;
 
   private ChainReport() {}

@@ -15,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Replays a trace in real time against the chain: each pod is created unbound in the API server at
@@ -32,9 +33,10 @@ final class ChainRun {
    * @param podsPerNodeCv CV across nodes of the pods bound, sampled after each arrival, averaged
    * @param cpuPerNodeCv the same for requested CPU
    * @param mostOnOneNode the most pods any node ran at once
+   * @param failedStarts pods whose start through crigate failed (each is printed to stderr)
    */
   record Outcome(List<Started> started, int unschedulable, double podsPerNodeCv, double cpuPerNodeCv,
-      int mostOnOneNode) {
+      int mostOnOneNode, int failedStarts) {
 
     int pulls() {
       return (int) started.stream().filter(Started::pulled).count();
@@ -61,6 +63,7 @@ final class ChainRun {
 
   Outcome replay(List<PodArrival> trace) throws InterruptedException, ExecutionException {
     Queue<Started> started = new ConcurrentLinkedQueue<>();
+    AtomicInteger failed = new AtomicInteger();
     Queue<Future<?>> lifecycles = new ConcurrentLinkedQueue<>();
     int unschedulable = 0;
     int most = 0;
@@ -85,7 +88,7 @@ final class ChainRun {
         binder.submit(() -> {
           kube.pods().resource(pod).edit(p -> new PodBuilder(p).editSpec().withNodeName(nodes.get(n).name).endSpec().build());
           lifecycles.add(pods.submit(() -> {
-            lifecycle(arrival, n, started);
+            lifecycle(arrival, n, started, failed);
             return null;
           }));
         });
@@ -96,10 +99,12 @@ final class ChainRun {
         lifecycle.get();
       }
     }
-    return new Outcome(new ArrayList<>(started), unschedulable, podsCv, cpuCv, most);
+    return new Outcome(new ArrayList<>(started), unschedulable, podsCv, cpuCv, most, failed.get());
   }
 
-  private void lifecycle(PodArrival arrival, int n, Queue<Started> started) throws IOException, InterruptedException {
+  /** A start that fails (a runtime error on a loaded machine) is counted and reported, not fatal to the run. */
+  private void lifecycle(PodArrival arrival, int n, Queue<Started> started, AtomicInteger failed)
+      throws IOException, InterruptedException {
     ChainNode node = nodes.get(n);
     long runNanos = seconds(arrival.durationSeconds());
     try {
@@ -108,6 +113,9 @@ final class ChainRun {
       started.add(new Started(arrival.pod(), node.name, pod.pulled(), pod.startLatency()));
       TimeUnit.NANOSECONDS.sleep(runNanos);
       node.stopPod(pod);
+    } catch (RuntimeException startFailed) {
+      failed.incrementAndGet();
+      System.err.printf("pod %s on %s failed: %s%n", arrival.pod(), node.name, startFailed);
     } finally {
       kube.pods().inNamespace(ChainExperiment.NAMESPACE).withName(arrival.pod()).delete();
       scheduler.release(n, arrival);

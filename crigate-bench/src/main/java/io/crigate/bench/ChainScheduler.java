@@ -2,6 +2,7 @@ package io.crigate.bench;
 
 import io.crigate.scheduler.ImageLocality;
 import io.crigate.scheduler.LayerLocality;
+import io.crigate.scheduler.sim.HighestScore;
 import io.crigate.scheduler.sim.PodArrival;
 import io.crigate.scheduler.sim.ResourceScores;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -74,27 +75,17 @@ final class ChainScheduler {
     if (candidates.isEmpty()) {
       return -1;
     }
-    long[] image = imageScores(arrival, pod, candidates);
-    int best = -1;
-    long bestScore = Long.MIN_VALUE;
-    int tied = 0;
-    for (int i = 0; i < candidates.size(); i++) {
+    long[] scores = imageScores(arrival, pod, candidates);
+    for (int i = 0; i < scores.length; i++) {
       int n = candidates.get(i);
       long cpuAfter = cpu[n] + arrival.cpuMillis();
       long memoryAfter = memory[n] + arrival.memoryMib();
-      long score = image[i]
-          + (ResourceScores.leastAllocated(cpuAfter, cpuAllocatable)
+      scores[i] += (ResourceScores.leastAllocated(cpuAfter, cpuAllocatable)
               + ResourceScores.leastAllocated(memoryAfter, memoryAllocatableMib)) / 2
           + ResourceScores.balancedAllocation((double) cpuAfter / cpuAllocatable,
               (double) memoryAfter / memoryAllocatableMib);
-      if (score > bestScore) {
-        best = n;
-        bestScore = score;
-        tied = 1;
-      } else if (score == bestScore && ties.nextInt(++tied) == 0) {
-        best = n; // reservoir sampling: each tied node wins with equal probability
-      }
     }
+    int best = candidates.get(HighestScore.index(scores, ties));
     cpu[best] += arrival.cpuMillis();
     memory[best] += arrival.memoryMib();
     pods[best]++;

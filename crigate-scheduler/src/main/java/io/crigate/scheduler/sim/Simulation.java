@@ -70,23 +70,15 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
     // kube-scheduler scores only the nodes that passed the filters; the layer score compares them
     List<SimNode> candidates = cluster.stream().filter(node -> node.fits(pod)).toList();
     long[] imageScores = scorer.scores(pod, image, cluster, candidates);
-    SimNode best = null;
-    long bestScore = Long.MIN_VALUE;
-    int tied = 0;
-    for (int i = 0; i < candidates.size(); i++) {
+    long[] scores = new long[candidates.size()];
+    for (int i = 0; i < scores.length; i++) {
       SimNode node = candidates.get(i);
-      long score = imageScores[i]
+      scores[i] = imageScores[i]
           + ResourceScores.leastAllocated(node, pod, shape)
           + ResourceScores.balancedAllocation(node, pod, shape);
-      if (score > bestScore) {
-        best = node;
-        bestScore = score;
-        tied = 1;
-      } else if (score == bestScore && ties.nextInt(++tied) == 0) {
-        best = node; // reservoir sampling: each tied node wins with equal probability
-      }
     }
-    return best;
+    int best = HighestScore.index(scores, ties);
+    return best < 0 ? null : candidates.get(best);
   }
 
   /** Standard deviation over mean of a per-node quantity; 0 for an idle cluster. */
