@@ -48,7 +48,7 @@ public final class ChainReport {
   }
 
   static final String RUN_HEADER = """
-      | scorer | nodes | seed | pods | MB pulled (registry log) | pulls | GC removals | start p50 s | start p95 s | start mean s | CV pods/node | CV CPU/node | unschedulable | most pods on a node | failed starts |
+      | scorer | nodes | seed | pods | MB pulled (registry log) | pulls | GC removals | start p50 s | start p95 s | start mean s | CV pods/node | CV CPU/node | unschedulable | most pods on a node | failed lifecycles |
       |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
       """;
 

@@ -33,7 +33,7 @@ final class ChainRun {
    * @param podsPerNodeCv CV across nodes of the pods bound, sampled after each arrival, averaged
    * @param cpuPerNodeCv the same for requested CPU
    * @param mostOnOneNode the most pods any node ran at once
-   * @param failedStarts pods whose start through crigate failed (each is printed to stderr)
+   * @param failedStarts pods whose start or stop through crigate failed (each is printed to stderr)
    */
   record Outcome(List<Started> started, int unschedulable, double podsPerNodeCv, double cpuPerNodeCv,
       int mostOnOneNode, int failedStarts) {
@@ -102,7 +102,7 @@ final class ChainRun {
     return new Outcome(new ArrayList<>(started), unschedulable, podsCv, cpuCv, most, failed.get());
   }
 
-  /** A start that fails (a runtime error on a loaded machine) is counted and reported, not fatal to the run. */
+  /** A start or stop that fails (a runtime error on a loaded machine) is counted and reported, not fatal to the run. */
   private void lifecycle(PodArrival arrival, int n, Queue<Started> started, AtomicInteger failed)
       throws IOException, InterruptedException {
     ChainNode node = nodes.get(n);
