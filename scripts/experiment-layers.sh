@@ -1,34 +1,41 @@
 #!/usr/bin/env bash
-# Real layer-placement experiment: the simulator's scheduler and kubelet image GC
-# (LayerPlacementExperiment) on fresh containerd instances acting as nodes, with real images in a real
-# registry. The same seeded pod trace is placed by each scorer (resources-only, image-locality,
-# layer-locality); every pull and every GC removal is carried out on the chosen containerd through CRI,
-# and the bytes the registry served are read from its access log.
-# Usage: [SEEDS="1 2 3"] [NODES=5] bash scripts/experiment-layers.sh [--pods N] [--image-disk-mb MB]
-#        (prints markdown tables; KEEP_EXPERIMENT_IMAGES=1 leaves the images in the registry)
-# Needs the local infra (scripts/infra/up.sh) and an installed crigate-bench/crigate-cli build.
+# Whole-chain layer-aware scheduling experiment (io.crigate.bench.ChainExperiment), docs/scheduling.md:
+# NODES nodes, each a `crigate serve` in front of its own containerd 1.6, publishing NodeImageLayers to
+# fabric8's mock API server (in the harness JVM, with the Nodes and Pods); kube-scheduler's cycle with
+# LeastAllocated + BalancedAllocation plus, per scorer, nothing, upstream ImageLocality on each node's 50
+# largest images, or a real `crigate extender` process over HTTP (NodeNames form, weight 1); every pod
+# started through its node's crigate, run for its trace time x TIME_SCALE, stopped and removed; the
+# kubelet's image GC through crigate. Bytes come from the registry's access log.
+# Usage: [SEEDS="1 2 3"] [NODES="5"] [TIME_SCALE=1] [BURST=30] [SCORERS="..."] [BURST_SCORERS="..."]
+#        [BUILD=0] bash scripts/experiment-layers.sh [--pods N]
+#        NODES may list several counts ("5 10"); BURST=0 skips the burst runs.
+#        Prints markdown tables, writes $work/results.md and $work/bytes-vs-cpu-balance.png.
+# Needs the local registry (scripts/infra/up.sh); the node containerds are the experiment's own, under
+# NODES_INFRA_DIR (default: $CRIGATE_INFRA_DIR), on unix sockets only; the extender listens on
+# EXTENDER_PORT (26080).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 . scripts/lib/java.sh
 set -a; . "${CRIGATE_INFRA_DIR:-/tmp/crigate-infra}/env"; set +a
-. scripts/infra/lib.sh
+registry_log=$CRIGATE_INFRA_DIR/logs/registry.log
+nodes_dir=${NODES_INFRA_DIR:-$CRIGATE_INFRA_DIR}
 registry=$CRIGATE_REGISTRY
-repo=crigate-exp
-mapfile -t nodes < <(seq -f 'exp-%g' "${NODES:-5}")
-scorers=(resources-only image-locality layer-locality)
+repo=crigate-chain
+read -r -a scorers <<< "${SCORERS:-resources-only image-locality layer-locality}"
 mib=1048576
-# Catalog: an OS-like base, three language runtimes on it, five apps on each runtime whose own layer
-# (dependencies and code) is 20 to 60 MiB. Random bytes, so gzip cannot shrink them: the pulled sizes
-# are the sizes below.
+# Catalog: a base layer (busybox, so pods can run sleep, and 40 MiB), three language runtimes on it,
+# five apps on each runtime whose own layer (dependencies and code) is 20 to 60 MiB. Random bytes, so
+# gzip cannot shrink them: the pulled sizes are the sizes below.
 base_mib=40
 runtimes=(py js jvm)
 declare -A runtime_mib=([py]=60 [js]=90 [jvm]=130)
 app_mib=(20 30 40 50 60)
 mapfile -t apps < <(for r in "${runtimes[@]}"; do seq -f "$r-%g" "${#app_mib[@]}"; done)
 oci_accept='application/vnd.oci.image.manifest.v1+json,application/vnd.docker.distribution.manifest.v2+json'
-work=$CRIGATE_INFRA_DIR/experiment-layers
+work=$nodes_dir/experiment-chain
 results=$work/results.tsv
+starts=$work/starts.tsv
 
 pushed() { curl -sf -o /dev/null -H "Accept: $oci_accept" "http://$registry/v2/$repo/$1/manifests/v1"; }
 
@@ -43,13 +50,20 @@ add_layer() {
 }
 
 build_catalog() {
-  local all=(base "${runtimes[@]}" "${apps[@]}") name missing=0
+  local all=(base "${runtimes[@]}" "${apps[@]}") name missing=0 applet
   for name in "${all[@]}"; do pushed "$name" || missing=1; done
-  [ $missing = 1 ] || { infra_log "experiment images already in $registry/$repo"; return; }
+  [ $missing = 1 ] || { echo "experiment images already in $registry/$repo" >&2; return; }
   rm -rf "$work/oci" && mkdir -p "$work/oci" && cd "$work/oci"
   umoci init --layout oci
-  umoci new --image oci:empty
-  add_layer empty base $base_mib
+  umoci new --image oci:base
+  umoci unpack --image oci:base bundle-base >/dev/null
+  mkdir -p bundle-base/rootfs/{bin,tmp,proc,sys,dev}
+  cp /bin/busybox bundle-base/rootfs/bin/busybox
+  for applet in sh sleep; do ln -sf busybox "bundle-base/rootfs/bin/$applet"; done
+  head -c $((base_mib * mib)) /dev/urandom > bundle-base/rootfs/base.bin
+  umoci repack --image oci:base bundle-base
+  rm -rf bundle-base
+  umoci config --image oci:base --config.env PATH=/bin --config.cmd /bin/sh
   for name in "${runtimes[@]}"; do add_layer base "$name" "${runtime_mib[$name]}"; done
   for name in "${apps[@]}"; do add_layer "${name%%-*}" "$name" "${app_mib[${name##*-} - 1]}"; done
   for name in "${all[@]}"; do
@@ -59,52 +73,61 @@ build_catalog() {
   rm -rf "$work/oci"
 }
 
+node_names() { seq -f 'chain-%g' "$1"; }
+
 remove_nodes() {
   local node
-  for node in "${nodes[@]}"; do
-    bash scripts/infra/containerd.sh stop "$node" >/dev/null 2>&1 || true
-    rm -rf "$CRIGATE_INFRA_DIR/containerd-$node"
+  for node in $(node_names "$max_nodes"); do
+    CRIGATE_INFRA_DIR=$nodes_dir bash scripts/infra/containerd.sh stop "$node" >/dev/null 2>&1 || true
+    # a sandbox's shm and a container's rootfs stay mounted when containerd stopped under them
+    awk -v dir="$nodes_dir/containerd-$node/" 'index($2, dir) == 1 { print $2 }' /proc/mounts | sort -r \
+      | xargs -r -n1 umount -l 2>/dev/null || true
+    rm -rf "${nodes_dir:?}/containerd-$node"
   done
 }
 
 fresh_nodes() {
   local node
   remove_nodes
-  for node in "${nodes[@]}"; do bash scripts/infra/containerd.sh start "$node" >/dev/null; done
-}
-
-# Deletes the experiment's manifests from the registry (blobs go at the registry's next garbage-collect).
-remove_images() {
-  local name digest
-  for name in base "${runtimes[@]}" "${apps[@]}"; do
-    digest=$(curl -sfI -H "Accept: $oci_accept" "http://$registry/v2/$repo/$name/manifests/v1" \
-      | tr -d '\r' | awk -F': ' 'tolower($1)=="docker-content-digest"{print $2}') || continue
-    [ -n "$digest" ] && curl -sf -X DELETE "http://$registry/v2/$repo/$name/manifests/$digest" >/dev/null || true
+  for node in $(node_names "$1"); do
+    CRIGATE_INFRA_DIR=$nodes_dir bash scripts/infra/containerd.sh start "$node" >/dev/null
   done
 }
 
+# run N SEED SCORER [ARGS...]: one scorer on N fresh nodes.
+run() {
+  local n=$1 seed=$2 scorer=$3 endpoints
+  shift 3
+  fresh_nodes "$n"
+  endpoints=$(for node in $(node_names "$n"); do printf 'unix://%s/containerd-%s/containerd.sock,' "$nodes_dir" "$node"; done)
+  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
+    -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-bench/target/dependency/*" \
+    io.crigate.bench.ChainExperiment \
+    --scorer "$scorer" --nodes "${endpoints%,}" --images "$images" --pause-image "$CRIGATE_IMAGE_PAUSE" \
+    --registry-log "$registry_log" --registry-repository "$repo" --seed "$seed" \
+    --time-scale "${TIME_SCALE:-1}" --extender-port "${EXTENDER_PORT:-26080}" \
+    --work-dir "$work/runs-$n" --crigate-home "$root" "$@"
+}
+
+# BUILD=0 reuses the last build (a re-run of the same checkout)
+[ "${BUILD:-1}" = 0 ] || ./mvnw -B -q -o -pl crigate-bench,crigate-cli -am package -DskipTests dependency:copy-dependencies -DincludeScope=runtime
+read -r -a node_counts <<< "${NODES:-5}"
+max_nodes=$(printf '%s\n' "${node_counts[@]}" | sort -n | tail -1)
 mkdir -p "$work"
 trap 'remove_nodes' EXIT
 build_catalog
-rm -f "$results"
-endpoints=$(for n in "${nodes[@]}"; do printf 'unix://%s/containerd-%s/containerd.sock,' "$CRIGATE_INFRA_DIR" "$n"; done)
+rm -f "$results" "$starts" "$work/burst.tsv"
 images=$(for a in "${apps[@]}"; do printf '%s/%s/%s:v1,' "$registry" "$repo" "$a"; done)
-for seed in ${SEEDS:-1 2 3}; do for scorer in "${scorers[@]}"; do
-  fresh_nodes
-  "$JAVA_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
-    -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-scheduler/target/crigate-scheduler-0.1.0-SNAPSHOT.jar:crigate-cli/target/crigate-cli-0.1.0-SNAPSHOT.jar:crigate-cli/target/lib/*" \
-    io.crigate.bench.LayerPlacementExperiment \
-    --scorer "$scorer" --nodes "${endpoints%,}" --images "${images%,}" \
-    --registry-log "$infra_logs/registry.log" --registry-repository "$repo" --results "$results" --seed "$seed" "$@"
-done; done
-printf '| scorer | seed | pods | MB pulled (registry log) | MB simulator | MB new layers (containerd) | pulls | GC removals | CV pods/node | CV CPU/node | unschedulable |\n'
-printf '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
-cat "$results"
-# Totals per scorer over the seeds, the change against upstream image-locality, mean balance.
-awk -F'|' '{ s=$2; gsub(/ /,"",s); mb[s]+=$5; sim[s]+=$6; pulls[s]+=$8; gc[s]+=$9; cv[s]+=$10; cpu[s]+=$11; n[s]++ }
-  END { printf "\n| scorer | seeds | MB pulled | vs image-locality | MB simulator | pulls | GC removals | mean CV pods/node | mean CV CPU/node |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-        split("image-locality layer-locality resources-only", order, " ");
-        for (i = 1; i <= 3; i++) { s = order[i];
-          printf "| %s | %d | %.1f | %+.1f%% | %.1f | %d | %d | %.3f | %.3f |\n", s, n[s], mb[s],
-            100 * (mb[s] / mb["image-locality"] - 1), sim[s], pulls[s], gc[s], cv[s] / n[s], cpu[s] / n[s] } }' "$results"
-[ "${KEEP_EXPERIMENT_IMAGES:-0}" = 1 ] || remove_images
+images=${images%,}
+# the burst first (short), on the first node count
+if [ "${BURST:-30}" -gt 0 ]; then
+  for scorer in ${BURST_SCORERS:-${scorers[*]}}; do
+    run "${node_counts[0]}" 1 "$scorer" --burst "${BURST:-30}" --results "$work/burst.tsv"
+  done
+fi
+for n in "${node_counts[@]}"; do for seed in ${SEEDS:-1 2 3}; do for scorer in "${scorers[@]}"; do
+  run "$n" "$seed" "$scorer" --results "$results" --starts "$starts" "$@"
+done; done; done
+"$JAVA_HOME/bin/java" -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-bench/target/dependency/*" \
+  io.crigate.bench.ChainReport "$results" "$work/burst.tsv" "$work/bytes-vs-cpu-balance.png" \
+  | tee "$work/results.md"

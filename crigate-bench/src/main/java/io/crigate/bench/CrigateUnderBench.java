@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /** A {@code bin/crigate serve} process started the way an admin starts it, measured from outside. */
@@ -32,6 +33,12 @@ final class CrigateUnderBench implements AutoCloseable {
    */
   static CrigateUnderBench start(Path repository, Path workDir, String runtimeEndpoint, Path config)
       throws IOException {
+    return start(repository, workDir, runtimeEndpoint, config, Map.of());
+  }
+
+  /** As above, with {@code environment} added to crigate's (e.g. {@code KUBECONFIG} for the API server it publishes to). */
+  static CrigateUnderBench start(Path repository, Path workDir, String runtimeEndpoint, Path config,
+      Map<String, String> environment) throws IOException {
     Files.createDirectories(workDir);
     Path socket = workDir.resolve("crigate.sock");
     List<String> command = new ArrayList<>(List.of(repository.resolve("bin/crigate").toString(), "serve",
@@ -42,7 +49,9 @@ final class CrigateUnderBench implements AutoCloseable {
       command.addAll(List.of("--config", config.toAbsolutePath().toString()));
     }
     long launched = System.nanoTime();
-    Process process = new ProcessBuilder(command)
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().putAll(environment);
+    Process process = builder
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(workDir.resolve("crigate.log").toFile()))
         .start();

@@ -58,12 +58,7 @@ final class PodFleet {
   private Pod runPodWithContainer() throws IOException {
     String name = "bench-" + ProcessHandle.current().pid() + "-" + sequence++;
     Path logDir = Files.createDirectories(logRoot.resolve(name));
-    PodSandboxConfig pod = PodSandboxConfig.newBuilder()
-        .setMetadata(PodSandboxMetadata.newBuilder().setName(name).setNamespace("crigate-bench").setUid(name))
-        .setLogDirectory(logDir.toString())
-        .setLinux(LinuxPodSandboxConfig.newBuilder().setSecurityContext(LinuxSandboxSecurityContext.newBuilder()
-            .setNamespaceOptions(NamespaceOption.newBuilder().setNetwork(NamespaceMode.NODE))))
-        .build();
+    PodSandboxConfig pod = hostNetworkPod(name, "crigate-bench", logDir);
     RuntimeServiceBlockingStub runtime = client.runtime(CALL_DEADLINE);
     String sandboxId = runtime.runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(pod).build())
         .getPodSandboxId();
@@ -77,6 +72,16 @@ final class PodFleet {
         .setPodSandboxId(sandboxId).setConfig(container).setSandboxConfig(pod).build()).getContainerId();
     runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(containerId).build());
     return new Pod(sandboxId, containerId);
+  }
+
+  /** A host-network pod (no CNI on the bench machines) whose uid is its name, logging under {@code logDir}. */
+  static PodSandboxConfig hostNetworkPod(String name, String namespace, Path logDir) {
+    return PodSandboxConfig.newBuilder()
+        .setMetadata(PodSandboxMetadata.newBuilder().setName(name).setNamespace(namespace).setUid(name))
+        .setLogDirectory(logDir.toString())
+        .setLinux(LinuxPodSandboxConfig.newBuilder().setSecurityContext(LinuxSandboxSecurityContext.newBuilder()
+            .setNamespaceOptions(NamespaceOption.newBuilder().setNetwork(NamespaceMode.NODE))))
+        .build();
   }
 
   private void remove(Pod pod) {

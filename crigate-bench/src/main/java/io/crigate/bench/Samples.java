@@ -35,6 +35,13 @@ final class Samples {
     return sorted[Math.max(0, rank - 1)];
   }
 
+  double meanMicros() {
+    if (count == 0) {
+      throw new IllegalStateException("no samples");
+    }
+    return Arrays.stream(nanos, 0, count).average().orElseThrow() / 1_000.0;
+  }
+
   double firstMillis() {
     if (count == 0) {
       throw new IllegalStateException("no samples");

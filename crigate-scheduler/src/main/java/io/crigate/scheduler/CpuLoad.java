@@ -19,7 +19,7 @@ public record CpuLoad(long requestedMillis, long allocatableMillis) {
   }
 
   /** The fraction of allocatable CPU requested once the pod is added. */
-  double utilizationWith(long podMillis) {
+  public double utilizationWith(long podMillis) {
     return (double) (requestedMillis + podMillis) / allocatableMillis;
   }
 }

@@ -61,7 +61,7 @@ public final class ImageLocality {
   }
 
   /** Adds {@code :latest} when a name has neither tag nor digest, as node status names always carry one. */
-  static String normalizedImageName(String name) {
+  public static String normalizedImageName(String name) {
     return name.lastIndexOf(':') <= name.lastIndexOf('/') ? name + ":latest" : name;
   }
 }

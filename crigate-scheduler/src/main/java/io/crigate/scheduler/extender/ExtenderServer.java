@@ -1,7 +1,6 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.images.ImageLayers;
-import io.crigate.scheduler.CpuLoad;
 import io.crigate.spi.CrigateException;
 import io.helidon.common.socket.SocketOptions;
 import io.helidon.http.HeaderValues;
@@ -33,10 +32,10 @@ public final class ExtenderServer implements AutoCloseable {
    * @param urlPrefix the {@code urlPrefix} path of kube-scheduler's extender config, e.g. {@code /crigate}
    * @param port 0 for any free port
    * @param filter whether to serve the {@code filter} verb (off: it answers 404)
-   * @param loads each node's CPU load by name, e.g. {@link NodeLoads}, which a {@link NodeLoadInformer} keeps current
+   * @param loads each node's CPU load, which a {@link NodeLoadInformer} keeps current
    */
   public ExtenderServer(String host, int port, String urlPrefix, boolean filter, LayerIndex inventories,
-      Function<String, CpuLoad> loads, Function<String, ImageLayers> registry) {
+      NodeLoads loads, Function<String, ImageLayers> registry) {
     this(ExtenderEndpoint.plain(host, port, urlPrefix), filter, inventories, loads, registry, null);
   }
 
@@ -45,7 +44,7 @@ public final class ExtenderServer implements AutoCloseable {
    *     {@code GET /metrics} (with {@code /healthz}) on the same port
    */
   public ExtenderServer(ExtenderEndpoint endpoint, boolean filter, LayerIndex inventories,
-      Function<String, CpuLoad> loads, Function<String, ImageLayers> registry, PrometheusRegistry metrics) {
+      NodeLoads loads, Function<String, ImageLayers> registry, PrometheusRegistry metrics) {
     this.verbs = new ExtenderVerbs(inventories, loads, registry);
     this.latency = metrics == null ? null : new VerbMetrics(metrics);
     String prefix = endpoint.urlPrefix();

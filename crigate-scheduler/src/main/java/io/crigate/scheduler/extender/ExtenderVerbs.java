@@ -18,7 +18,7 @@ public final class ExtenderVerbs {
    * @param loads each node's CPU load by name, e.g. {@link NodeLoads}, which a {@link NodeLoadInformer} keeps current
    * @param registry looks an image reference up, e.g. {@code RegistryClient::layers} (caches)
    */
-  public ExtenderVerbs(LayerIndex inventories, Function<String, CpuLoad> loads, Function<String, ImageLayers> registry) {
+  public ExtenderVerbs(LayerIndex inventories, NodeLoads loads, Function<String, ImageLayers> registry) {
     this.extender = new LayerExtender(inventories, loads, registry);
   }
 

@@ -32,15 +32,16 @@ final class LayerExtender {
   private static final Logger LOG = LoggerFactory.getLogger(LayerExtender.class);
 
   private final LayerIndex index;
-  private final Function<String, CpuLoad> loads;
+  private final NodeLoads loads;
   private final Function<String, ImageLayers> registry;
   private final RefusedRegistries refused = new RefusedRegistries();
 
   /**
-   * @param loads a node's CPU load by name, e.g. {@link NodeLoads}, which a {@link NodeLoadInformer} keeps current; {@link CpuLoad#UNKNOWN} where not known
+   * @param loads each node's CPU load, which a {@link NodeLoadInformer} keeps current; the pods scored here
+   *     count on their likely node until the informer shows where they went
    * @param registry looks an image reference up, e.g. {@code RegistryClient::layers} (caches)
    */
-  LayerExtender(LayerIndex index, Function<String, CpuLoad> loads, Function<String, ImageLayers> registry) {
+  LayerExtender(LayerIndex index, NodeLoads loads, Function<String, ImageLayers> registry) {
     this.index = index;
     this.loads = loads;
     this.registry = registry;
@@ -49,8 +50,32 @@ final class LayerExtender {
   Priorities prioritize(ExtenderArgs args) {
     PodLayers pod = PodLayers.of(resolve(args));
     List<String> candidates = args.nodes().names();
-    return new Priorities(candidates, LayerLocality.scores(index.missingBytes(pod, candidates), args.cpuMillis(),
-        candidates.stream().map(loads).toList()));
+    loads.forgetExpired();
+    List<CpuLoad> candidateLoads = candidates.stream().map(loads).toList();
+    long[] scores = LayerLocality.scores(index.missingBytes(pod, candidates), args.cpuMillis(), candidateLoads);
+    assumeLikelyNode(args, candidates, candidateLoads, scores);
+    return new Priorities(candidates, scores);
+  }
+
+  /**
+   * Counts the pod on the node it most likely goes to until the informer shows its binding: the
+   * best-scored candidate, and among those the least loaded, which kube-scheduler's resource scores
+   * prefer. Where the guess is wrong the error lasts only until the binding is seen.
+   */
+  private void assumeLikelyNode(ExtenderArgs args, List<String> candidates, List<CpuLoad> candidateLoads, long[] scores) {
+    if (args.pod().getMetadata() == null || args.pod().getMetadata().getName() == null) {
+      return;
+    }
+    int likely = -1;
+    for (int i = 0; i < candidates.size(); i++) {
+      if (likely < 0 || scores[i] > scores[likely] || (scores[i] == scores[likely]
+          && candidateLoads.get(i).utilizationWith(args.cpuMillis()) < candidateLoads.get(likely).utilizationWith(args.cpuMillis()))) {
+        likely = i;
+      }
+    }
+    if (likely >= 0) {
+      loads.assume(args.podName(), candidates.get(likely), args.cpuMillis());
+    }
   }
 
   FilterResult filter(ExtenderArgs args) {

@@ -50,7 +50,7 @@ public final class NodeLoadInformer implements AutoCloseable {
     this.pods = client.pods().inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
         .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Pod.class,
             client.getKubernetesSerialization()))
-        .addEventHandler(InformerHandlers.putOrRemove(this::putPod, pod -> count(key(pod), null)))
+        .addEventHandler(InformerHandlers.putOrRemove(this::putPod, this::removePod))
         .run();
   }
 
@@ -62,8 +62,17 @@ public final class NodeLoadInformer implements AutoCloseable {
   private void putPod(Pod pod) {
     String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-    boolean counts = node != null && !node.isEmpty() && !"Succeeded".equals(phase) && !"Failed".equals(phase);
-    count(key(pod), counts ? new Bound(nodeNames.computeIfAbsent(node, n -> n), PodCpu.millis(pod.getSpec())) : null);
+    boolean bound = node != null && !node.isEmpty();
+    boolean ended = "Succeeded".equals(phase) || "Failed".equals(phase);
+    count(key(pod), bound && !ended ? new Bound(nodeNames.computeIfAbsent(node, n -> n), PodCpu.millis(pod.getSpec())) : null);
+    if (bound || ended) {
+      loads.observed(key(pod));
+    }
+  }
+
+  private void removePod(Pod pod) {
+    count(key(pod), null);
+    loads.observed(key(pod));
   }
 
   private void count(String pod, Bound now) {

@@ -1,23 +1,54 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.scheduler.CpuLoad;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * Each node's CPU load, one map entry per node: a prioritize call looks up every candidate, so
  * requested and allocatable CPU sit together behind a single lookup. Written by
  * {@link NodeLoadInformer}; read by {@link LayerExtender}.
+ *
+ * <p>Besides what the informer counts, the load includes the pods the extender has just scored and
+ * whose binding the informer has not shown yet, each on the node it most likely went to. A burst of
+ * pods is scored faster than bindings travel from kube-scheduler through the API server to the
+ * informer; without this every pod of the burst would see the load from before the burst, and
+ * the node holding their image would stay everyone's alternative until the informer caught up.
+ * A pod counts this way until the informer sees it bound, finished or deleted, or for
+ * {@link #ASSUMED_FOR} at most (a pod that was never bound: kube-scheduler retries and scores it again).
  */
 public final class NodeLoads implements Function<String, CpuLoad> {
 
+  /** Far longer than a binding takes to reach the informer; short enough that a lost one does no lasting harm. */
+  static final Duration ASSUMED_FOR = Duration.ofSeconds(30);
+
+  private record Assumed(String node, long cpuMillis, long untilNanos) {}
+
   private final Map<String, CpuLoad> loads = new ConcurrentHashMap<>();
+  private final Map<String, Assumed> assumed = new ConcurrentHashMap<>();
+  private final Map<String, Long> assumedByNode = new ConcurrentHashMap<>();
+  private final LongSupplier nanoTime;
+
+  public NodeLoads() {
+    this(System::nanoTime);
+  }
+
+  NodeLoads(LongSupplier nanoTime) {
+    this.nanoTime = nanoTime;
+  }
 
   /** The node's load, or {@link CpuLoad#UNKNOWN} for a node not (yet) seen or without allocatable CPU. */
   @Override
   public CpuLoad apply(String node) {
-    return loads.getOrDefault(node, CpuLoad.UNKNOWN);
+    CpuLoad load = loads.getOrDefault(node, CpuLoad.UNKNOWN);
+    if (assumedByNode.isEmpty() || !load.known()) {
+      return load;
+    }
+    Long extra = assumedByNode.get(node);
+    return extra == null ? load : new CpuLoad(load.requestedMillis() + extra, load.allocatableMillis());
   }
 
   /** 0 when the node is gone: its load is unknown again, while the pods still bound to it keep counting. */
@@ -28,5 +59,40 @@ public final class NodeLoads implements Function<String, CpuLoad> {
   public void addRequested(String node, long millis) {
     loads.merge(node, new CpuLoad(millis, 0),
         (old, update) -> new CpuLoad(old.requestedMillis() + millis, old.allocatableMillis()));
+  }
+
+  /** The extender scored {@code pod} (namespace/name) and expects it on {@code node}: count it there until {@link #observed}. */
+  synchronized void assume(String pod, String node, long cpuMillis) {
+    drop(assumed.put(pod, new Assumed(node, cpuMillis, nanoTime.getAsLong() + ASSUMED_FOR.toNanos())));
+    assumedByNode.merge(node, cpuMillis, Long::sum);
+  }
+
+  /** The informer saw {@code pod} bound, finished or deleted: from now on it counts as the informer says. */
+  synchronized void observed(String pod) {
+    if (!assumed.isEmpty()) {
+      drop(assumed.remove(pod));
+    }
+  }
+
+  /** Forgets assumed pods whose binding never showed within {@link #ASSUMED_FOR}. */
+  synchronized void forgetExpired() {
+    long now = nanoTime.getAsLong();
+    assumed.values().removeIf(a -> {
+      boolean expired = now - a.untilNanos() > 0;
+      if (expired) {
+        subtract(a);
+      }
+      return expired;
+    });
+  }
+
+  private void drop(Assumed before) {
+    if (before != null) {
+      subtract(before);
+    }
+  }
+
+  private void subtract(Assumed a) {
+    assumedByNode.computeIfPresent(a.node(), (node, millis) -> millis == a.cpuMillis() ? null : millis - a.cpuMillis());
   }
 }

@@ -5,7 +5,7 @@ package io.crigate.scheduler.sim;
  * NodeResourcesFit's LeastAllocated (CPU and memory weighted 1 each) and
  * NodeResourcesBalancedAllocation (1 minus the standard deviation of the two utilization fractions).
  */
-final class ResourceScores {
+public final class ResourceScores {
 
   static final long MAX_NODE_SCORE = 100;
 

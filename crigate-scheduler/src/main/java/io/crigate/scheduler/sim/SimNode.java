@@ -20,7 +20,6 @@ final class SimNode implements NodeLayers {
 
   final String name;
   private final NodeShape shape;
-  private final ImageStoreListener listener;
   int cpuMillis;
   long memoryMib;
   int pods;
@@ -32,13 +31,8 @@ final class SimNode implements NodeLayers {
   private Map<String, Long> status;
 
   SimNode(String name, NodeShape shape) {
-    this(name, shape, ImageStoreListener.NONE);
-  }
-
-  SimNode(String name, NodeShape shape, ImageStoreListener listener) {
     this.name = name;
     this.shape = shape;
-    this.listener = listener;
   }
 
   boolean fits(PodArrival pod) {
@@ -99,7 +93,6 @@ final class SimNode implements NodeLayers {
     diskBytes += pulled;
     images.put(image.reference(), image);
     status = null;
-    listener.pulled(image);
     return pulled;
   }
 
@@ -128,7 +121,6 @@ final class SimNode implements NodeLayers {
       }
     }
     lastUsed.remove(image.reference());
-    listener.removed(image.reference());
   }
 
   private static Iterable<Layer> distinct(ImageLayers image) {

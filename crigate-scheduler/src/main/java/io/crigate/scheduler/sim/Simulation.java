@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
-import java.util.function.IntFunction;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -24,16 +23,10 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
 
   public SimResult run(String scorerName, long seed, List<PodArrival> trace, ImageCatalog catalog,
       IntConsumer progress) {
-    return run(scorerName, seed, trace, catalog, progress, node -> ImageStoreListener.NONE);
-  }
-
-  /** As above, telling {@code listeners.apply(i)} what node i's image store does. */
-  public SimResult run(String scorerName, long seed, List<PodArrival> trace, ImageCatalog catalog,
-      IntConsumer progress, IntFunction<ImageStoreListener> listeners) {
     ImageScorer scorer = ImageScorer.named(scorerName);
     List<SimNode> cluster = new ArrayList<>(nodes);
     for (int i = 0; i < nodes; i++) {
-      cluster.add(new SimNode("node-%02d".formatted(i), shape, listeners.apply(i)));
+      cluster.add(new SimNode("node-%02d".formatted(i), shape));
     }
     SplittableRandom ties = new SplittableRandom(seed);
     PriorityQueue<Running> running = new PriorityQueue<>((a, b) -> Double.compare(a.endsAt(), b.endsAt()));
@@ -77,23 +70,15 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
     // kube-scheduler scores only the nodes that passed the filters; the layer score compares them
     List<SimNode> candidates = cluster.stream().filter(node -> node.fits(pod)).toList();
     long[] imageScores = scorer.scores(pod, image, cluster, candidates);
-    SimNode best = null;
-    long bestScore = Long.MIN_VALUE;
-    int tied = 0;
-    for (int i = 0; i < candidates.size(); i++) {
+    long[] scores = new long[candidates.size()];
+    for (int i = 0; i < scores.length; i++) {
       SimNode node = candidates.get(i);
-      long score = imageScores[i]
+      scores[i] = imageScores[i]
           + ResourceScores.leastAllocated(node, pod, shape)
           + ResourceScores.balancedAllocation(node, pod, shape);
-      if (score > bestScore) {
-        best = node;
-        bestScore = score;
-        tied = 1;
-      } else if (score == bestScore && ties.nextInt(++tied) == 0) {
-        best = node; // reservoir sampling: each tied node wins with equal probability
-      }
     }
-    return best;
+    int best = HighestScore.index(scores, ties);
+    return best < 0 ? null : candidates.get(best);
   }
 
   /** Standard deviation over mean of a per-node quantity; 0 for an idle cluster. */

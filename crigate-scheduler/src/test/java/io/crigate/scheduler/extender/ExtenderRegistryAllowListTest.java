@@ -10,7 +10,6 @@ import com.sun.net.httpserver.HttpServer;
 import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
 import io.crigate.images.RegistryCredentials;
-import io.crigate.scheduler.CpuLoad;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -51,7 +50,7 @@ class ExtenderRegistryAllowListTest {
     String host = "127.0.0.1:" + registry.getAddress().getPort();
     var config = RegistryClientConfig.defaults().withAllowedRegistries(Set.of("registry.example.org"))
         .withCredentials(host, new RegistryCredentials("robot", SECRET));
-    server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, new LayerIndex(), node -> CpuLoad.UNKNOWN,
+    server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, new LayerIndex(), new NodeLoads(),
         new RegistryClient(config)::layers);
     log.start();
     ((Logger) LoggerFactory.getLogger(RefusedRegistries.class)).addAppender(log);

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.crigate.scheduler.CpuLoad;
 import io.crigate.spi.CrigateException;
 import java.io.ByteArrayInputStream;
 import java.net.URI;
@@ -37,7 +36,7 @@ class ExtenderRequestLimitTest {
 
   @BeforeAll
   static void start() {
-    server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, new LayerIndex(), node -> CpuLoad.UNKNOWN, image -> {
+    server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, new LayerIndex(), new NodeLoads(), image -> {
       throw new CrigateException.NotFound(image);
     });
   }

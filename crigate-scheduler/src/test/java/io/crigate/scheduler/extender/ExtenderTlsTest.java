@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.crigate.scheduler.CpuLoad;
 import io.crigate.spi.CrigateException;
 import java.io.IOException;
 import java.net.URI;
@@ -58,7 +57,7 @@ class ExtenderTlsTest {
 
   private static ExtenderServer start(ExtenderTls tls) {
     return new ExtenderServer(new ExtenderEndpoint("127.0.0.1", 0, "/crigate", ExtenderEndpoint.DEFAULT_MAX_REQUEST_BYTES, Optional.of(tls)),
-        false, new LayerIndex(), node -> CpuLoad.UNKNOWN, image -> {
+        false, new LayerIndex(), new NodeLoads(), image -> {
           throw new CrigateException.NotFound(image);
         }, null);
   }

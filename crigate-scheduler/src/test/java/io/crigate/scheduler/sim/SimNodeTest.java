@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.crigate.images.ImageLayers;
 import io.crigate.images.Layer;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -53,32 +52,5 @@ class SimNodeTest {
     node.start(pod(C), C, 1);
     // 70 + 40 = 110 > 85, but a and c both run: nothing removed
     assertThat(node.diskBytes()).isEqualTo(110);
-  }
-
-  @Test
-  void tellsItsListenerEachPullAndEachRemovalInOrder() {
-    List<String> events = new ArrayList<>();
-    ImageStoreListener listener = new ImageStoreListener() {
-      @Override
-      public void pulled(ImageLayers image) {
-        events.add("pulled " + image.reference());
-      }
-
-      @Override
-      public void removed(String reference) {
-        events.add("removed " + reference);
-      }
-    };
-    // as in the GC test above: c pushes usage over the high threshold, a then b are collected
-    SimNode node = new SimNode("n", new NodeShape(1000, 1000, 160, 85, 50), listener);
-    node.start(pod(A), A, 0);
-    node.stop(pod(A), 1);
-    node.start(pod(B), B, 2);
-    node.stop(pod(B), 3);
-    node.start(pod(B), B, 4); // held: no pull
-    node.stop(pod(B), 5);
-    node.start(pod(C), C, 6);
-
-    assertThat(events).containsExactly("pulled a:1", "pulled b:1", "pulled c:1", "removed a:1", "removed b:1");
   }
 }

@@ -6,7 +6,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-class LayerPlacementExperimentTest {
+class RegistryAccessLogTest {
 
   private static final String DIGEST = "sha256:" + "ab".repeat(32);
 
@@ -39,6 +39,6 @@ class LayerPlacementExperimentTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("logs")
   void countsOnlyBlobsContainerdFetchedFromTheExperimentRepository(Case c) {
-    assertThat(LayerPlacementExperiment.blobBytes(c.log(), "crigate-exp")).isEqualTo(c.bytes());
+    assertThat(RegistryAccessLog.blobBytes(c.log(), "crigate-exp")).isEqualTo(c.bytes());
   }
 }

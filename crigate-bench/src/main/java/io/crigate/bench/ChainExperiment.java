@@ -1,0 +1,233 @@
+package io.crigate.bench;
+
+import io.crigate.images.ImageLayers;
+import io.crigate.images.NodeImageLayers;
+import io.crigate.images.RegistryClient;
+import io.crigate.images.RegistryClientConfig;
+import io.crigate.scheduler.sim.ImageCatalog;
+import io.crigate.scheduler.sim.PodArrival;
+import io.crigate.scheduler.sim.TraceGenerator;
+import io.crigate.scheduler.sim.TraceParameters;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The whole chain of layer-aware scheduling, for one scorer and one seed: N nodes, each a
+ * {@code crigate serve} in front of its own containerd publishing its {@code NodeImageLayers} to an
+ * API server (fabric8's mock, CRUD mode, in this JVM) that also holds the Nodes and the Pods; a
+ * scheduler doing kube-scheduler's cycle ({@link ChainScheduler}), which for layer-locality asks a
+ * real {@code crigate extender} process over HTTP; every pod bound by {@code spec.nodeName} and
+ * really started through its node's crigate, run for its trace time scaled, then stopped and
+ * removed, with the kubelet's image GC. Appends one markdown row (scripts/experiment-chain.sh).
+ */
+@Command(name = "chain-experiment", mixinStandardHelpOptions = true,
+    description = "Whole-chain layer-aware scheduling on real crigate and containerd nodes, one scorer.")
+public final class ChainExperiment implements Callable<Integer> {
+
+  private static final int NODE_CPU_MILLIS = 4000;
+  private static final long NODE_MEMORY_MIB = 16 * 1024;
+  private static final int GC_HIGH_PERCENT = 85;
+  private static final int GC_LOW_PERCENT = 80;
+  /** As in the earlier experiment: 3.75 pods per 4-core node on average, about 60% of its CPU. */
+  private static final double RUNNING_PODS_PER_NODE = 3.75;
+  private static final double ZIPF_EXPONENT = 1.0;
+  static final String NAMESPACE = "chain";
+  private static final double MB = 1e6;
+  /** The burst's pods: one image, small requests, so that room never limits where they go. */
+  private static final int BURST_CPU_MILLIS = 250;
+  private static final long BURST_MEMORY_MIB = 256;
+  private static final double BURST_RUN_SECONDS = 30;
+
+  @Option(names = "--scorer", required = true, description = "resources-only, image-locality or layer-locality")
+  String scorer;
+
+  @Option(names = "--nodes", required = true, split = ",", description = "containerd CRI endpoints, unix:///...")
+  List<String> containerds;
+
+  @Option(names = "--images", required = true, split = ",", description = "pod images; their popularity order is drawn per seed")
+  List<String> images;
+
+  @Option(names = "--pause-image", required = true, description = "the sandbox image, pulled on every node before the first pod")
+  String pauseImage;
+
+  @Option(names = "--registry-log", required = true, description = "docker-registry access log")
+  Path registryLog;
+
+  @Option(names = "--registry-repository", required = true, description = "repository prefix of the images")
+  String repository;
+
+  @Option(names = "--results", required = true, description = "file to append the markdown row to")
+  Path results;
+
+  @Option(names = "--starts", description = "file to append one row per started pod to (scorer, seed, pod, node, pulled, ms)")
+  Path starts;
+
+  @Option(names = "--work-dir", required = true, description = "crigate state, logs and the kubeconfig go here")
+  Path workDir;
+
+  @Option(names = "--crigate-home", defaultValue = ".", description = "the checkout whose bin/crigate runs the nodes and the extender")
+  Path crigateHome;
+
+  @Option(names = "--extender-port", defaultValue = "26080")
+  int extenderPort;
+
+  @Option(names = "--pods", defaultValue = "0", description = "pods in the trace; 0: 12 per node")
+  int pods;
+
+  @Option(names = "--seed", defaultValue = "1")
+  long seed;
+
+  @Option(names = "--time-scale", defaultValue = "1.0", description = "real seconds per trace second")
+  double timeScale;
+
+  @Option(names = "--image-disk-mb", defaultValue = "600", description = "per node; GC above 85%% of it, down to 80%%")
+  long imageDiskMb;
+
+  @Option(names = "--burst", defaultValue = "0",
+      description = "instead of the trace: this many pods of one image created at once, the image held by one node")
+  int burst;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ChainExperiment()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    String registryHost = images.getFirst().substring(0, images.getFirst().indexOf('/'));
+    RegistryClient registry = new RegistryClient(RegistryClientConfig.defaults().withInsecure(registryHost));
+    ImageCatalog catalog = new ImageCatalog(images.stream().map(registry::layers).toList());
+    List<PodArrival> trace = burst > 0 ? burstTrace(catalog) : TraceGenerator.generate(seed, new TraceParameters(
+        pods > 0 ? pods : 12 * containerds.size(), 1, RUNNING_PODS_PER_NODE * containerds.size(), ZIPF_EXPONENT), catalog);
+    List<String> names = IntStream.rangeClosed(1, containerds.size()).mapToObj(i -> "chain-" + i).toList();
+    KubeletImageGc gc = new KubeletImageGc(imageDiskMb * 1_000_000, GC_HIGH_PERCENT, GC_LOW_PERCENT);
+    Path runDir = workDir.resolve("%s-%d".formatted(scorer, seed));
+    try (ChainApiServer api = ChainApiServer.start(runDir);
+        ExecutorService starting = Executors.newVirtualThreadPerTaskExecutor()) {
+      KubernetesClient kube = api.client();
+      names.forEach(name -> kube.nodes().resource(new NodeBuilder().withNewMetadata().withName(name).endMetadata()
+          .withNewStatus().addToAllocatable(Map.of("cpu", new Quantity(NODE_CPU_MILLIS + "m"),
+              "memory", new Quantity(NODE_MEMORY_MIB + "Mi"), "pods", new Quantity("110"))).endStatus().build()).create());
+      // The first crigate starts alone: it adopts the class cache a previous run recorded
+      // (bin/crigate), which several starting at once would all try to take.
+      List<ChainNode> nodes = new ArrayList<>(List.of(ChainNode.start(crigateHome, runDir.resolve(names.getFirst()),
+          names.getFirst(), containerds.getFirst(), api.kubeconfig(), registry, gc, pauseImage)));
+      List<Future<ChainNode>> launching = new ArrayList<>();
+      for (int i = 1; i < names.size(); i++) {
+        int n = i;
+        launching.add(starting.submit(() -> ChainNode.start(crigateHome, runDir.resolve(names.get(n)), names.get(n),
+            containerds.get(n), api.kubeconfig(), registry, gc, pauseImage)));
+      }
+      try {
+        for (Future<ChainNode> node : launching) {
+          nodes.add(node.get());
+        }
+      } catch (ExecutionException failed) {
+        for (Future<ChainNode> node : launching) {
+          if (node.state() == Future.State.SUCCESS && !nodes.contains(node.resultNow())) {
+            nodes.add(node.resultNow());
+          }
+        }
+        for (ChainNode node : nodes) {
+          node.close();
+        }
+        throw failed;
+      }
+      try (ExtenderProcess extender = scorer.equals("layer-locality")
+          ? ExtenderProcess.start(crigateHome, runDir, api.kubeconfig(), extenderPort, registryHost) : null) {
+        if (burst > 0) {
+          holdOnFirstNode(nodes.getFirst(), kube, registry.layers(trace.getFirst().image()));
+        }
+        ChainScheduler scheduler = new ChainScheduler(names, scorer, n -> nodes.get(n).imageStatus(),
+            extender == null ? null : extender.client(), NODE_CPU_MILLIS, NODE_MEMORY_MIB, seed);
+        ChainRun run = new ChainRun(kube, scheduler, nodes, timeScale);
+        long logStart = Files.size(registryLog);
+        ChainRun.Outcome outcome = run.replay(trace);
+        report(outcome, RegistryAccessLog.blobBytesSince(registryLog, logStart, repository), nodes, trace.size());
+      } finally {
+        for (ChainNode node : nodes) {
+          node.close();
+        }
+      }
+    }
+    return 0;
+  }
+
+  /**
+   * {@code burst} pods of one image created at once, as a controller scaling up creates them: the
+   * scheduler takes them back to back, faster than bindings reach the extender's informer.
+   */
+  private List<PodArrival> burstTrace(ImageCatalog catalog) {
+    String image = catalog.images().get((int) (seed % catalog.images().size())).reference();
+    return IntStream.range(0, burst).mapToObj(i -> new PodArrival(0, "burst-%03d".formatted(i), image,
+        BURST_CPU_MILLIS, BURST_MEMORY_MIB, BURST_RUN_SECONDS)).toList();
+  }
+
+  /**
+   * Starts and ends one pod of the burst's image on the first node, so that node holds it (as a
+   * node that ran the image before), and waits until the node's published inventory says so.
+   */
+  private static void holdOnFirstNode(ChainNode node, KubernetesClient kube, ImageLayers image)
+      throws IOException, InterruptedException {
+    node.stopPod(node.startPod("holder", image.reference(), 1));
+    String top = image.layers().getLast().digest();
+    long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+    while (true) {
+      NodeImageLayers published = kube.resources(NodeImageLayers.class).withName(node.name).get();
+      if (published != null && published.getSpec().layers().containsKey(top)) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("node %s did not publish %s within a minute".formatted(node.name, top));
+      }
+      TimeUnit.MILLISECONDS.sleep(100);
+    }
+  }
+
+  private void report(ChainRun.Outcome outcome, long registryBytes, List<ChainNode> nodes, int podCount)
+      throws IOException {
+    Samples latencies = outcome.startLatencies();
+    boolean any = latencies.count() > 0;
+    String row = "| %s | %d | %d | %d | %.1f | %d | %d | %.2f | %.2f | %.2f | %.3f | %.3f | %d | %d | %d |%n".formatted(
+        scorer, containerds.size(), seed, podCount, registryBytes / MB, outcome.pulls(),
+        nodes.stream().mapToInt(ChainNode::gcRemovals).sum(),
+        any ? latencies.percentileMicros(50) / 1e6 : 0, any ? latencies.percentileMicros(95) / 1e6 : 0,
+        any ? latencies.meanMicros() / 1e6 : 0, outcome.podsPerNodeCv(), outcome.cpuPerNodeCv(),
+        outcome.unschedulable(), outcome.mostOnOneNode(), outcome.failedStarts());
+    Files.writeString(results, row, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    if (starts != null) {
+      StringBuilder lines = new StringBuilder();
+      outcome.started().forEach(s -> lines.append("%s\t%d\t%d\t%s\t%s\t%s\t%.0f%n".formatted(scorer, containerds.size(),
+          seed, s.pod(), s.node(), s.pulled(), s.latency().toNanos() / 1e6)));
+      Files.writeString(starts, lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    }
+  }
+
+  /** The pod as the API server holds it before binding: one container, the trace's requests. */
+  static Pod pod(PodArrival arrival) {
+    return new PodBuilder().withNewMetadata().withName(arrival.pod()).withNamespace(NAMESPACE).withUid(arrival.pod())
+        .endMetadata().withNewSpec().addNewContainer().withName("app").withImage(arrival.image())
+        .withNewResources().addToRequests(Map.of("cpu", new Quantity(arrival.cpuMillis() + "m"),
+            "memory", new Quantity(arrival.memoryMib() + "Mi"))).endResources().endContainer().endSpec().build();
+  }
+}
