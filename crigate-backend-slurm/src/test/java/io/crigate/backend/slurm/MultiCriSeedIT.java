@@ -80,4 +80,29 @@ class MultiCriSeedIT {
     assertThat(Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0])).doesNotExist();
     assertThat(results.resolve("where.txt")).exists();
   }
+
+  /**
+   * The README's "Container environment variables", with the values this one-node, two-CPU
+   * cluster can grant: Slurm's own record of the job shows each, and CLUSTER_CONFIG runs first.
+   */
+  @Test
+  void theReadmesJobVariablesShapeTheJobSlurmRunsAndClusterConfigRunsFirst() throws Exception {
+    backend = backend(settings(Transport.LOCAL), tmp.resolve("state"));
+    Map<String, String> env = Map.of("JOB_QUEUE", "debug", "JOB_NUM_NODES", "1", "JOB_NUM_CORES", "2",
+        "JOB_NUM_TASKS_NODE", "2", "JOB_NUM_CORES_NODE", "2", "JOB_CUSTOM_CONFIG", "SBATCH_TIMELIMIT=5",
+        "CLUSTER_CONFIG", "export GREETING=from-cluster-config");
+    String[] ids = create(backend, pod("job-perl-slurm-pod", tmp.resolve("logs"), Map.of()),
+        container("job-slurm-container", List.of("/bin/sh", "-c", "echo \"greeting=$GREETING\""), env));
+
+    assertThat(runToTheEnd(ids[1]).getReason()).isEqualTo("Completed");
+
+    List<String> jobs = jobsNamed(SlurmClient.NAME_PREFIX + ids[1]);
+    assertThat(jobs).hasSize(1);
+    Process scontrol = new ProcessBuilder("scontrol", "show", "job", jobs.getFirst().strip()).redirectErrorStream(true).start();
+    String job = new String(scontrol.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(scontrol.waitFor()).as(job).isZero();
+    assertThat(job).contains("Partition=debug").contains("NumNodes=1").contains("NumCPUs=2").contains("NumTasks=2")
+        .contains("MinCPUsNode=2").contains("TimeLimit=00:05:00");
+    assertThat(awaitLog(tmp.resolve("logs/job-slurm-container/0.log"), "greeting=")).contains(" stdout F greeting=from-cluster-config");
+  }
 }
