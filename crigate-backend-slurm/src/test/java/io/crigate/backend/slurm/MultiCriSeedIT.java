@@ -2,9 +2,11 @@ package io.crigate.backend.slurm;
 
 import static io.crigate.backend.slurm.SlurmCluster.*;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import io.crigate.api.cri.v1.*;
+import io.crigate.spi.CrigateException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -104,5 +106,20 @@ class MultiCriSeedIT {
     assertThat(job).contains("Partition=debug").contains("NumNodes=1").contains("NumCPUs=2").contains("NumTasks=2")
         .contains("MinCPUsNode=2").contains("TimeLimit=00:05:00");
     assertThat(awaitLog(tmp.resolve("logs/job-slurm-container/0.log"), "greeting=")).contains(" stdout F greeting=from-cluster-config");
+  }
+
+  /**
+   * JOB_GPU with the README's own example, {@code gpu:kepler:2}. This cluster has no GPU, so Slurm
+   * refuses it: the refusal shows the request reached sbatch as {@code --gres}, and nothing runs.
+   */
+  @Test
+  void theReadmesJobGpuReachesSbatchAsItsGresRequest() throws Exception {
+    backend = backend(settings(Transport.LOCAL), tmp.resolve("state"));
+    String[] ids = create(backend, pod("job-gpu-pod", tmp.resolve("logs"), Map.of()),
+        container("job-slurm-container", List.of("true"), Map.of("JOB_GPU", "gpu:kepler:2")));
+
+    assertThat(catchThrowable(() -> start(backend, ids[1]))).isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining("sbatch rejected job").hasMessageContaining("generic resource (gres)");
+    assertThat(jobsNamed(SlurmClient.NAME_PREFIX + ids[1])).isEmpty();
   }
 }
