@@ -3,6 +3,7 @@ package io.crigate.backend.slurm;
 import io.crigate.api.cri.v1.ContainerConfig;
 import io.crigate.api.cri.v1.Mount;
 import io.crigate.spi.CrigateException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -27,14 +28,23 @@ record MultiCriVolume(String claim) {
    * own {@code .images}: so it must be a single name that is not hidden.
    */
   private static String claim(String container, Mount mount) {
-    Path last = mount.getHostPath().isEmpty() ? null : Path.of(mount.getHostPath()).getFileName();
-    String name = last == null ? "" : last.toString();
+    String name = lastElement(mount.getHostPath());
     if (name.isEmpty() || name.startsWith(".")) {
       throw new CrigateException.InvalidArgument(("container %s: the volume mounted at '%s' has host path '%s', whose last "
           + "element is not a volume name; crigate keeps results under <workDir>/<that name>, as multi-cri did")
           .formatted(container, CONTAINER_PATH, mount.getHostPath()));
     }
     return name;
+  }
+
+  /** The host path's last element; empty when it has none or is no path (a NUL byte). */
+  private static String lastElement(String hostPath) {
+    try {
+      Path last = hostPath.isEmpty() ? null : Path.of(hostPath).getFileName();
+      return last == null ? "" : last.toString();
+    } catch (InvalidPathException e) {
+      return "";
+    }
   }
 
   /** The line the job prints first, so the container's log says where its results are, as multi-cri's did. */

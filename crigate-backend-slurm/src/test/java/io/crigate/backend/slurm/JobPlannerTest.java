@@ -106,7 +106,7 @@ class JobPlannerTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "/", "/var/lib/kubelet/pods/uid-1/volumes/kubernetes.io~nfs/.images"})
+  @ValueSource(strings = {"", "/", "/var/lib/kubelet/pods/uid-1/volumes/kubernetes.io~nfs/.images", "/volumes/nfs\u0000vol1"})
   void aMultiCriMountWhoseHostPathNamesNoVolumeIsRefusedNamingIt(String hostPath) {
     ContainerConfig config = container(Map.of()).addMounts(Mount.newBuilder().setContainerPath("multicri")
         .setHostPath(hostPath)).build();
