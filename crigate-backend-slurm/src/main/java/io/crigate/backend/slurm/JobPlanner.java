@@ -10,10 +10,12 @@ import io.crigate.topology.CpuSet;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -35,10 +37,12 @@ final class JobPlanner {
 
   private final SlurmSettings settings;
   private final ImageRunner runner;
+  private final SandboxDirectory dirs;
 
   JobPlanner(SlurmSettings settings, ImageRunner runner) {
     this.settings = settings;
     this.runner = runner;
+    this.dirs = new SandboxDirectory(settings.workDirPath());
   }
 
   /** Variables the gateway consumes; they never reach the job (multi-cri reserves the same). */
@@ -47,7 +51,7 @@ final class JobPlanner {
         || name.equals("MPI_FLAGS") || name.equals("MPI_VERSION");
   }
 
-  JobPlan plan(ContainerConfig container, PodSandboxConfig pod, String containerId, String defaultWorkingDir) {
+  JobPlan plan(ContainerConfig container, PodSandboxConfig pod, String sandboxId, String containerId) {
     Map<String, String> env = new LinkedHashMap<>();
     for (KeyValue kv : container.getEnvsList()) {
       env.put(kv.getKey(), text(kv));
@@ -95,9 +99,15 @@ final class JobPlanner {
         jobEnv.put(name, value);
       }
     });
-    String startDir = runner == ImageRunner.NONE && !workingDir.isEmpty() ? workingDir : defaultWorkingDir;
+    // On a multi-cri volume the job starts in its results directory, as multi-cri's jobs did.
+    Optional<MultiCriVolume> volume = MultiCriVolume.of(container);
+    Path defaultDir = volume.map(v -> dirs.results(v.claim(), sandboxId, containerId))
+        .orElse(dirs.container(sandboxId, containerId));
+    String startDir = runner == ImageRunner.NONE && !workingDir.isEmpty() ? workingDir : defaultDir.toString();
+    Optional<JobPlan.Results> results = volume.map(v -> new JobPlan.Results(defaultDir.toString(),
+        v.announcement(defaultDir, sandboxId, containerId)));
     return new JobPlan(options, submitEnv(env), jobEnv, preRun, command, startDir,
-        container.getLinux().getResources().getCpusetCpus());
+        container.getLinux().getResources().getCpusetCpus(), results);
   }
 
   /**

@@ -22,6 +22,9 @@ final class JobScript {
     if (!plan.cpus().isEmpty()) {
       script.append(CpuPinning.fragment(plan.cpus()));
     }
+    plan.results().ifPresent(results -> script
+        .append("mkdir -p -- ").append(ShellQuote.quote(results.directory())).append(" || exit 127\n")
+        .append("printf '%s\\n' ").append(ShellQuote.quote(results.announcement())).append('\n'));
     for (String fragment : plan.preRun()) {
       script.append(fragment).append('\n');
     }

@@ -11,7 +11,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
 
 /**
- * The layout of the shared work dir: {@code <workDir>/<sandbox>/<container>/{stdout,stderr}}. The
+ * The layout of the shared work dir: {@code <workDir>/<sandbox>/<container>/{stdout,stderr}}, and
+ * {@code <workDir>/<claim>/<sandbox>/<container>} for results on a multi-cri volume. The
  * batch script is not written here: sbatch reads it from stdin and slurmctld keeps it
  * ({@code scontrol write batch_script}).
  *
@@ -26,6 +27,15 @@ record SandboxDirectory(Path workDir) {
 
   Path container(String sandboxId, String containerId) {
     return pod(sandboxId).resolve(containerId);
+  }
+
+  /**
+   * A container's results on multi-cri's shared volume ({@link MultiCriVolume}): the cluster mounts
+   * the volume at {@code <workDir>/<claim>}, and multi-cri kept each container's files at
+   * {@code <sandbox>/<container>} inside it.
+   */
+  Path results(String claim, String sandboxId, String containerId) {
+    return workDir.resolve(claim).resolve(sandboxId).resolve(containerId);
   }
 
   Path images() {

@@ -85,7 +85,7 @@ final class Submissions {
   /** The job a container becomes; planning validates everything the pod supplied. */
   private JobSpec jobSpec(Records.Sandbox sandbox, ContainerConfig config, String id) {
     Path dir = dirs.container(sandbox.id(), id);
-    JobPlan plan = planner.plan(config, Inventory.podConfig(sandbox), id, dir.toString());
+    JobPlan plan = planner.plan(config, Inventory.podConfig(sandbox), sandbox.id(), id);
     return new JobSpec(SlurmClient.NAME_PREFIX + id, id, dir.toString(), dir.resolve("stdout").toString(),
         dir.resolve("stderr").toString(), JobScript.render(plan, id, sandbox.id()), plan.options(), plan.submitEnv());
   }

@@ -44,7 +44,7 @@ class JobPlannerTest {
             .setCpuQuota(150_000).setCpuPeriod(100_000).setMemoryLimitInBytes(1024 * 1024 * 3 / 2)))
         .build();
 
-    JobPlan plan = planner.plan(config, pod(Map.of(JobPlanner.FLAGS, "--time=30 --partition=annotated")), "cid", "/shared/p/c");
+    JobPlan plan = planner.plan(config, pod(Map.of(JobPlanner.FLAGS, "--time=30 --partition=annotated")), "p", "cid");
 
     // flavor gives partition/time/mem, resources override mem, the annotation overrides time and
     // partition, and JOB_QUEUE (container env, strongest) overrides the partition again
@@ -59,13 +59,13 @@ class JobPlannerTest {
     ContainerConfig readme = ContainerConfig.newBuilder().setMetadata(ContainerMetadata.newBuilder().setName("job-slurm-container"))
         .setImage(ImageSpec.newBuilder().setImage("multicri/docker.perl.img:latest"))
         .addAllCommand(List.of("sleep", "60", "&&", "ls", "/")).build();
-    assertThatThrownBy(() -> planner.plan(readme, pod(Map.of()), "cid", "/shared/p/c"))
+    assertThatThrownBy(() -> planner.plan(readme, pod(Map.of()), "p", "cid"))
         .isInstanceOf(CrigateException.InvalidArgument.class)
         .hasMessageContaining("container job-slurm-container: the command [sleep, 60, &&, ls, /] has a lone '&&'")
         .hasMessageContaining("Write command: [\"/bin/sh\", \"-c\", \"sleep 60 && ls /\"]");
 
     ContainerConfig shell = readme.toBuilder().clearCommand().addAllCommand(List.of("/bin/sh", "-c", "sleep 60 && ls /")).build();
-    assertThat(planner.plan(shell, pod(Map.of()), "cid", "/shared/p/c").command()).containsExactly("/bin/sh", "-c", "sleep 60 && ls /");
+    assertThat(planner.plan(shell, pod(Map.of()), "p", "cid").command()).containsExactly("/bin/sh", "-c", "sleep 60 && ls /");
   }
 
   @Test
@@ -74,10 +74,46 @@ class JobPlannerTest {
     ContainerConfig config = container(Map.of("JOB_NUM_CORES_NODE", "4", "JOB_NUM_CORES", "8",
         "JOB_NUM_TASKS_NODE", "2")).build();
 
-    JobPlan plan = planner.plan(config, pod(Map.of()), "cid", "/shared/p/c");
+    JobPlan plan = planner.plan(config, pod(Map.of()), "p", "cid");
 
     assertThat(plan.options().asMap()).containsEntry("mincpus", "4").containsEntry("ntasks", "8")
         .containsEntry("ntasks-per-node", "2");
+  }
+
+  @Test
+  void multiCriVolumeMountKeepsResultsUnderTheClaimPerSandboxAndContainerAndTheLogSaysWhere() {
+    // multi-cri's README, "Slurm simple batch job with volume": volumeMounts: [{name: my-pvc-nfs,
+    // mountPath: "multicri"}] with claim nfs-vol1; the kubelet's host path ends in the volume's name
+    ContainerConfig readme = container(Map.of()).addMounts(Mount.newBuilder().setContainerPath("multicri")
+        .setHostPath("/var/lib/kubelet/pods/uid-1/volumes/kubernetes.io~nfs/nfs-vol1")).build();
+
+    JobPlan plan = planner.plan(readme, pod(Map.of()), "p", "cid");
+    String script = JobScript.render(plan, "cid", "p");
+
+    assertThat(plan.workingDir()).isEqualTo("/shared/nfs-vol1/p/cid");
+    String announcement = "crigate: volume nfs-vol1 is mounted at multicri; this container's results are in p/cid "
+        + "of the volume (/shared/nfs-vol1/p/cid on the cluster)";
+    assertThat(plan.results()).contains(new JobPlan.Results("/shared/nfs-vol1/p/cid", announcement));
+    // made by the job (only the cluster has the volume), printed first so the pod's log names it
+    assertThat(script).contains("mkdir -p -- '/shared/nfs-vol1/p/cid' || exit 127\nprintf '%s\\n' "
+        + ShellQuote.quote(announcement) + "\n");
+    // another mount leaves the job in crigate's own directory of the container
+    ContainerConfig other = container(Map.of()).addMounts(Mount.newBuilder().setContainerPath("/data")
+        .setHostPath("/var/lib/kubelet/pods/uid-1/volumes/kubernetes.io~nfs/nfs-vol1")).build();
+    JobPlan plain = planner.plan(other, pod(Map.of()), "p", "cid");
+    assertThat(plain.workingDir()).isEqualTo("/shared/p/cid");
+    assertThat(plain.results()).isEmpty();
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "/", "/var/lib/kubelet/pods/uid-1/volumes/kubernetes.io~nfs/.images", "/volumes/nfs\u0000vol1"})
+  void aMultiCriMountWhoseHostPathNamesNoVolumeIsRefusedNamingIt(String hostPath) {
+    ContainerConfig config = container(Map.of()).addMounts(Mount.newBuilder().setContainerPath("multicri")
+        .setHostPath(hostPath)).build();
+
+    assertThatThrownBy(() -> planner.plan(config, pod(Map.of()), "p", "cid"))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining("container c: the volume mounted at 'multicri' has host path '%s'".formatted(hostPath));
   }
 
   @Test
@@ -90,15 +126,15 @@ class JobPlannerTest {
         "defaultFlavor", "small")));
     JobPlanner withFlavors = new JobPlanner(twoFlavors, ImageRunner.NONE);
 
-    JobPlan big = withFlavors.plan(container(Map.of()).build(), pod(Map.of(JobPlanner.FLAVOR, "big")), "cid", "/shared/p/c");
-    JobPlan fallback = withFlavors.plan(container(Map.of()).build(), pod(Map.of()), "cid", "/shared/p/c");
+    JobPlan big = withFlavors.plan(container(Map.of()).build(), pod(Map.of(JobPlanner.FLAVOR, "big")), "p", "cid");
+    JobPlan fallback = withFlavors.plan(container(Map.of()).build(), pod(Map.of()), "p", "cid");
 
     assertThat(JobPlanner.FLAVOR).isEqualTo("slurm-job.vk.io/flavor");
     assertThat(big.options().asMap()).containsEntry("partition", "big").containsEntry("mem", "64G")
         .doesNotContainKey("time");
     assertThat(fallback.options().asMap()).containsEntry("partition", "small").containsEntry("time", "10");
     assertThatThrownBy(() -> withFlavors.plan(container(Map.of()).build(), pod(Map.of(JobPlanner.FLAVOR, "huge")),
-        "cid", "/shared/p/c"))
+        "p", "cid"))
         .isInstanceOf(CrigateException.InvalidArgument.class)
         .hasMessageContaining("slurm-job.vk.io/flavor names flavor 'huge'");
   }
@@ -109,7 +145,7 @@ class JobPlannerTest {
         // half a CPU of quota, but three CPUs pinned
         LinuxContainerResources.newBuilder().setCpuQuota(50_000).setCpuPeriod(100_000).setCpusetCpus("0,2-3"))).build();
 
-    assertThat(planner.plan(config, pod(Map.of()), "cid", "/shared/p/c").options().asMap()).containsEntry("cpus-per-task", "3");
+    assertThat(planner.plan(config, pod(Map.of()), "p", "cid").options().asMap()).containsEntry("cpus-per-task", "3");
   }
 
   @Test
@@ -117,7 +153,7 @@ class JobPlannerTest {
     ContainerConfig config = container(Map.of()).setLinux(LinuxContainerConfig.newBuilder().setResources(
         LinuxContainerResources.newBuilder().setCpusetCpus("0-x"))).build();
 
-    assertThatThrownBy(() -> planner.plan(config, pod(Map.of()), "cid", "/shared/p/c"))
+    assertThatThrownBy(() -> planner.plan(config, pod(Map.of()), "p", "cid"))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("cpuset_cpus").hasMessageContaining("0-x");
   }
 
@@ -127,7 +163,7 @@ class JobPlannerTest {
         "JOB_QUEUE", "q", "KUBERNETES_SERVICE_HOST", "10.0.0.1", "MPI_FLAGS", "-np 2", "MPI_VERSION", "4",
         "APP", "value")).build();
 
-    JobPlan plan = planner.plan(config, pod(Map.of()), "cid", "/shared/p/c");
+    JobPlan plan = planner.plan(config, pod(Map.of()), "p", "cid");
     String script = JobScript.render(plan, "cid", "sid");
 
     assertThat(plan.jobEnv()).containsEntry("APP", "value").containsOnlyKeys("PATH", "APP");
@@ -140,7 +176,7 @@ class JobPlannerTest {
         "CLUSTER_CONFIG", "module load x")).build();
 
     JobPlan plan = planner.plan(config, pod(Map.of(JobPlanner.MPI_FLAGS_ANNOTATION, "--bind-to core",
-        JobPlanner.PRE_EXEC, "echo pre")), "cid", "/shared/p/c");
+        JobPlanner.PRE_EXEC, "echo pre")), "p", "cid");
 
     assertThat(plan.command()).containsExactly("mpirun", "-np", "2", "--bind-to", "core", "run", "it");
     assertThat(plan.preRun()).containsExactly("module load x", "echo pre");
@@ -149,7 +185,7 @@ class JobPlannerTest {
   @Test
   void customConfigBecomesSbatchInputVariables() {
     JobPlan plan = planner.plan(container(Map.of("JOB_CUSTOM_CONFIG", "SBATCH_TIMELIMIT=5\nSBATCH_QOS=low")).build(),
-        pod(Map.of()), "cid", "/d");
+        pod(Map.of()), "p", "cid");
 
     assertThat(plan.submitEnv()).containsExactly(Map.entry("SBATCH_TIMELIMIT", "5"), Map.entry("SBATCH_QOS", "low"));
   }
@@ -160,21 +196,21 @@ class JobPlannerTest {
       "SBATCH_JOB_NAME", "SBATCH_CONTAINER"})
   void customConfigRefusesSbatchVariablesOutsideTheAllowList(String variable) {
     assertThatThrownBy(() -> planner.plan(container(Map.of("JOB_CUSTOM_CONFIG", "SBATCH_QOS=low\n" + variable + "=1"))
-        .build(), pod(Map.of()), "cid", "/d"))
+        .build(), pod(Map.of()), "p", "cid"))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining(variable);
   }
 
   @Test
   void refusesWhatWouldBreakTheScript() {
-    assertThatThrownBy(() -> planner.plan(container(Map.of("BAD NAME", "x")).build(), pod(Map.of()), "cid", "/d"))
+    assertThatThrownBy(() -> planner.plan(container(Map.of("BAD NAME", "x")).build(), pod(Map.of()), "p", "cid"))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("BAD NAME");
-    assertThatThrownBy(() -> planner.plan(container(Map.of()).build(), pod(Map.of(JobPlanner.FLAVOR, "huge")), "cid", "/d"))
+    assertThatThrownBy(() -> planner.plan(container(Map.of()).build(), pod(Map.of(JobPlanner.FLAVOR, "huge")), "p", "cid"))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("huge");
-    assertThatThrownBy(() -> planner.plan(container(Map.of("JOB_CUSTOM_CONFIG", "rm -rf /")).build(), pod(Map.of()), "cid", "/d"))
+    assertThatThrownBy(() -> planner.plan(container(Map.of("JOB_CUSTOM_CONFIG", "rm -rf /")).build(), pod(Map.of()), "p", "cid"))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("JOB_CUSTOM_CONFIG");
     ContainerConfig nul = container(Map.of()).addEnvs(KeyValue.newBuilder().setKey("N")
         .setValue(ByteString.copyFrom(new byte[] {'a', 0, 'b'}))).build();
-    assertThatThrownBy(() -> planner.plan(nul, pod(Map.of()), "cid", "/d"))
+    assertThatThrownBy(() -> planner.plan(nul, pod(Map.of()), "p", "cid"))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("NUL");
   }
 

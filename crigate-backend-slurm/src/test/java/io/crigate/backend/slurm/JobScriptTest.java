@@ -9,6 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,7 +32,7 @@ class JobScriptTest {
     Map<String, String> env = new LinkedHashMap<>();
     env.put("PATH", bin + ":/usr/bin:/bin");
     env.put("CDPATH", decoy.getParent().toString());
-    JobPlan plan = new JobPlan(new SbatchOptions(), Map.of(), env, List.of(), List.of("-la", "arg"), "-", "");
+    JobPlan plan = new JobPlan(new SbatchOptions(), Map.of(), env, List.of(), List.of("-la", "arg"), "-", "", Optional.empty());
 
     Path script = Files.writeString(tmp.resolve("job.sh"), JobScript.render(plan, "cid", "sid"));
     Process bash = new ProcessBuilder("bash", script.toString()).directory(tmp.toFile()).redirectErrorStream(true).start();
@@ -74,7 +75,7 @@ class JobScriptTest {
     env.put("SLURM_JOB_ID", "42");
     env.put("SLURMD_NODENAME", "node7");
     JobPlan plan = new JobPlan(new SbatchOptions(), Map.of(), env, List.of(),
-        List.of("grep", "Cpus_allowed_list", "/proc/self/status"), tmp.toString(), cpus);
+        List.of("grep", "Cpus_allowed_list", "/proc/self/status"), tmp.toString(), cpus, Optional.empty());
 
     Path script = Files.writeString(tmp.resolve("job.sh"), JobScript.render(plan, "cid", "sid"));
     Process bash = new ProcessBuilder("bash", script.toString()).redirectErrorStream(true).start();

@@ -330,11 +330,4 @@ class SlurmBackendIT {
     assertThat(scontrol.waitFor()).as(script).isZero();
     return script;
   }
-
-  private static List<String> jobsNamed(String name) throws Exception {
-    Process squeue = new ProcessBuilder("squeue", "--noheader", "--states=all", "--name=" + name, "--format=%i").start();
-    String out = new String(squeue.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(squeue.waitFor()).isZero();
-    return out.lines().filter(line -> !line.isBlank()).toList();
-  }
 }

@@ -112,4 +112,12 @@ final class SlurmCluster {
   static void start(SlurmBackend backend, String id) {
     backend.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
   }
+
+  /** The ids of the jobs Slurm knows by this name, finished ones included. */
+  static List<String> jobsNamed(String name) throws Exception {
+    Process squeue = new ProcessBuilder("squeue", "--noheader", "--states=all", "--name=" + name, "--format=%i").start();
+    String out = new String(squeue.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(squeue.waitFor()).isZero();
+    return out.lines().filter(line -> !line.isBlank()).toList();
+  }
 }
