@@ -47,7 +47,8 @@ public final class Http2Upstream implements AutoCloseable {
           protected void initChannel(Channel channel) {
             channel.pipeline().addLast(Http2FrameCodecBuilder.forClient().initialSettings(RelaySettings.settings()).build(),
                 // gRPC servers never push: no inbound streams to handle
-                new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()));
+                new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()),
+                new ConnectionErrors("upstream " + socket));
           }
         });
     return new Http2Upstream(socket, bootstrap);

@@ -22,6 +22,8 @@ import java.time.Duration;
  */
 public final class StreamRelayServer implements AutoCloseable {
 
+  private static final ConnectionErrors CLIENT_ERRORS = new ConnectionErrors("client");
+
   private final Channel listener;
   private final ChannelGroup connections;
   private final Duration grace;
@@ -56,7 +58,8 @@ public final class StreamRelayServer implements AutoCloseable {
                   protected void initChannel(Http2StreamChannel stream) {
                     stream.pipeline().addLast(new RelayedStream(router));
                   }
-                }));
+                }),
+                CLIENT_ERRORS);
           }
         });
     Channel listener = bootstrap.bind(new DomainSocketAddress(socket.toString())).syncUninterruptibly().channel();
