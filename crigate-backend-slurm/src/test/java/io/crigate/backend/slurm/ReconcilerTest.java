@@ -109,7 +109,8 @@ class ReconcilerTest {
     fake.slurm.exit(job, 3);
     fake.slurm.purgeFromController(job);
     SlurmBackend after = fake.open();
-    assertThat(status(after, id).getState()).isEqualTo(ContainerState.CONTAINER_RUNNING);
+    // No check of the state before this poll: the reopened backend's own poller polls at once, so
+    // it may already have read the job's end.
     FakeSlurmBackends.poll(after);
 
     ContainerStatus ended = status(after, id);
