@@ -186,8 +186,10 @@ class NriHostIT {
           .setReason("test pressure").build()));
       await("container " + id + " stopped").atMost(Duration.ofSeconds(30)).until(() -> state(runtime, id)
           == ContainerState.CONTAINER_EXITED);
-      assertThat(crigate.process().logTail()).contains("NRI plugin 10-inject asked to evict [" + id + " (test pressure)]")
-          .contains("evicted container " + id + ": stopped for NRI plugin 10-inject (test pressure)");
+      // the line follows the stop's answer, so it may land just after the container reads EXITED
+      await("eviction logged").atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(crigate.process().logTail())
+          .contains("NRI plugin 10-inject asked to evict [" + id + " (test pressure)]")
+          .contains("evicted container " + id + ": stopped for NRI plugin 10-inject (test pressure)"));
     } finally {
       remove(runtime, started);
     }
@@ -286,8 +288,9 @@ class NriHostIT {
 
       await("evicted job's container exited").atMost(Duration.ofMinutes(1))
           .until(() -> state(runtime, job.containerId()) == ContainerState.CONTAINER_EXITED);
-      assertThat(crigate.process().logTail())
-          .contains("evicted container " + job.containerId() + ": stopped for NRI plugin 10-inject (node pressure)");
+      // the line follows the stop's answer, so it may land just after the container reads EXITED
+      await("eviction logged").atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(crigate.process().logTail())
+          .contains("evicted container " + job.containerId() + ": stopped for NRI plugin 10-inject (node pressure)"));
       await("job " + job.jobId() + " ended").atMost(Duration.ofMinutes(1))
           .until(() -> !scontrol(job.jobId()).contains("JobState=RUNNING"));
       assertThat(scontrol(job.jobId())).containsAnyOf("JobState=CANCELLED", "JobState=FAILED");
