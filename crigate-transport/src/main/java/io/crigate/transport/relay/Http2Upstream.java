@@ -3,27 +3,18 @@ package io.crigate.transport.relay;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
-import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
-import io.netty.handler.codec.http2.Http2MultiplexHandler;
-import io.netty.handler.codec.http2.Http2StreamChannel;
-import io.netty.handler.codec.http2.Http2StreamChannelBootstrap;
-import io.netty.util.concurrent.Future;
-import io.netty.util.concurrent.Promise;
-import java.net.ConnectException;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * One HTTP/2 connection to a gRPC server on a unix socket, shared by every stream relayed to it,
  * on crigate's event loops. It connects lazily and again after it was lost; streams are opened on
- * it without any gRPC call objects.
+ * it without any gRPC call objects or stream channels.
  */
 public final class Http2Upstream implements AutoCloseable {
 
@@ -45,10 +36,7 @@ public final class Http2Upstream implements AutoCloseable {
         .handler(new ChannelInitializer<Channel>() {
           @Override
           protected void initChannel(Channel channel) {
-            channel.pipeline().addLast(Http2FrameCodecBuilder.forClient().initialSettings(RelaySettings.settings()).build(),
-                // gRPC servers never push: no inbound streams to handle
-                new Http2MultiplexHandler(new ChannelInboundHandlerAdapter()),
-                new ConnectionErrors("upstream " + socket));
+            channel.pipeline().addLast(UpstreamConnection.create(), new ConnectionErrors("upstream " + socket));
           }
         });
     return new Http2Upstream(socket, bootstrap);
@@ -60,7 +48,7 @@ public final class Http2Upstream implements AutoCloseable {
 
   /** Whether a connection is up now, so a stream opened on it starts at once. */
   public synchronized boolean isConnected() {
-    return connection != null && connection.isSuccess() && connection.channel().isActive();
+    return connection != null && connection.isSuccess() && usable(connection.channel());
   }
 
   /** Starts connecting unless a connection is up or on its way; never waits. */
@@ -68,33 +56,45 @@ public final class Http2Upstream implements AutoCloseable {
     if (closed) {
       return;
     }
-    if (connection == null || (connection.isDone() && !connection.channel().isActive())) {
+    if (connection == null || (connection.isDone() && !usable(connection.channel()))) {
       connection = bootstrap.connect();
     }
   }
 
-  /** Opens a stream with {@code handler} on the connection, connecting first if there is none. */
-  public Future<Http2StreamChannel> open(ChannelHandler handler) {
+  /** Opens a stream for {@code call}, connecting first if there is no connection. */
+  void open(RelayedCall call) {
     ChannelFuture current;
     synchronized (this) {
       connectIfIdle();
       current = connection;
     }
     if (current == null) {
-      return bootstrap.config().group().next().newFailedFuture(new IllegalStateException("closed: " + socket));
+      call.notOpened("closed: " + socket);
+      return;
     }
-    if (current.isSuccess()) {
-      return new Http2StreamChannelBootstrap(current.channel()).handler(handler).open();
+    if (current.isDone()) {
+      openOn(current, call);
+    } else {
+      current.addListener(connected -> openOn(current, call));
     }
-    Promise<Http2StreamChannel> opened = current.channel().eventLoop().newPromise();
-    current.addListener(connected -> {
-      if (connected.isSuccess()) {
-        new Http2StreamChannelBootstrap(current.channel()).handler(handler).open(opened);
-      } else {
-        opened.setFailure(new ConnectException("cannot connect to %s: %s".formatted(socket, connected.cause())));
-      }
-    });
-    return opened;
+  }
+
+  private void openOn(ChannelFuture connected, RelayedCall call) {
+    if (!connected.isSuccess()) {
+      call.notOpened("cannot connect to %s: %s".formatted(socket, connected.cause()));
+      return;
+    }
+    UpstreamConnection connection = connected.channel().pipeline().get(UpstreamConnection.class);
+    if (connection == null) {
+      call.notOpened("connection to %s closed".formatted(socket)); // its handlers go with the channel
+      return;
+    }
+    connection.open(call);
+  }
+
+  /** Active and not told to go away (a server shutting down): else the next stream needs a new connection. */
+  private static boolean usable(Channel channel) {
+    return channel.isActive() && channel.pipeline().get(UpstreamConnection.class).acceptsStreams();
   }
 
   @Override

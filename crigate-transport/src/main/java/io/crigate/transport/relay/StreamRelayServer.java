@@ -8,17 +8,14 @@ import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.unix.DomainSocketAddress;
-import io.netty.handler.codec.http2.Http2FrameCodecBuilder;
-import io.netty.handler.codec.http2.Http2MultiplexHandler;
-import io.netty.handler.codec.http2.Http2StreamChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import java.nio.file.Path;
 import java.time.Duration;
 
 /**
  * Terminates gRPC clients' HTTP/2 connections on a unix socket and relays each stream to where a
- * {@link StreamRouter} sends it, below any gRPC call layer: no call objects, metadata or message
- * parsing beyond what the router reads.
+ * {@link StreamRouter} sends it, below any gRPC call layer: no call objects, metadata, stream
+ * channels or message parsing beyond what the router reads.
  */
 public final class StreamRelayServer implements AutoCloseable {
 
@@ -48,17 +45,7 @@ public final class StreamRelayServer implements AutoCloseable {
           @Override
           protected void initChannel(Channel connection) {
             connections.add(connection);
-            connection.pipeline().addLast(
-                Http2FrameCodecBuilder.forServer()
-                    .initialSettings(RelaySettings.settings().maxConcurrentStreams(maxStreamsPerConnection))
-                    .gracefulShutdownTimeoutMillis(grace.toMillis())
-                    .build(),
-                new Http2MultiplexHandler(new ChannelInitializer<Http2StreamChannel>() {
-                  @Override
-                  protected void initChannel(Http2StreamChannel stream) {
-                    stream.pipeline().addLast(new RelayedStream(router));
-                  }
-                }),
+            connection.pipeline().addLast(CallerConnection.create(router, maxStreamsPerConnection, grace.toMillis()),
                 CLIENT_ERRORS);
           }
         });

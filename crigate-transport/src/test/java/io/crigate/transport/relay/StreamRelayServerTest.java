@@ -66,6 +66,8 @@ class StreamRelayServerTest {
   };
   static final MethodDescriptor<byte[], byte[]> ECHO = method("Echo");
   static final MethodDescriptor<byte[], byte[]> HANG = method("Hang");
+  /** Answers with a message of crigate's message limit plus the request's first byte. */
+  static final MethodDescriptor<byte[], byte[]> LARGE = method("Large");
 
   @TempDir
   Path dir;
@@ -97,6 +99,10 @@ class StreamRelayServerTest {
                 reply.onNext(request);
                 reply.onCompleted();
               }
+            }))
+            .addMethod(LARGE, ServerCalls.asyncUnaryCall((request, reply) -> {
+              reply.onNext(new byte[UnixSocketChannel.MAX_INBOUND_MESSAGE_BYTES + request[0]]);
+              reply.onCompleted();
             }))
             .addMethod(HANG, ServerCalls.asyncUnaryCall((request, reply) -> {
               Context.current().addListener(context -> hangCancelled.countDown(), Runnable::run);
@@ -146,6 +152,21 @@ class StreamRelayServerTest {
           assertThat(e.getTrailers().get(DETAIL)).isEqualTo("from upstream");
         });
     assertThat(watch.endedOnceCounted(1)).containsExactly(Status.Code.NOT_FOUND.value());
+  }
+
+  @Test
+  void anAnswerOverTheMessageLimitIsResourceExhaustedNamingTheLimitAndOneAtTheLimitPasses() throws Exception {
+    assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(client.channel(), LARGE, CallOptions.DEFAULT, new byte[] {1}))
+        .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+          assertThat(e.getStatus().getDescription()).isEqualTo(
+              "the answer of 16777217 bytes exceeds crigate's message limit of 16777216 bytes");
+        });
+    assertThat(watch.endedOnceCounted(1)).containsExactly(Status.Code.RESOURCE_EXHAUSTED.value());
+
+    assertThat(ClientCalls.blockingUnaryCall(client.channel(), LARGE, CallOptions.DEFAULT, new byte[] {0}))
+        .hasSize(UnixSocketChannel.MAX_INBOUND_MESSAGE_BYTES);
+    assertThat(watch.endedOnceCounted(2)).containsExactly(Status.Code.RESOURCE_EXHAUSTED.value(), 0);
   }
 
   @Test

@@ -1,14 +1,12 @@
 package io.crigate.transport.relay;
 
 import io.netty.handler.codec.http2.DefaultHttp2Headers;
-import io.netty.handler.codec.http2.DefaultHttp2HeadersFrame;
 import io.netty.handler.codec.http2.Http2Headers;
-import io.netty.handler.codec.http2.Http2HeadersFrame;
 import io.netty.util.AsciiString;
 import java.nio.charset.StandardCharsets;
 
-/** The gRPC status of a relayed call, as read from and written to HTTP/2 header frames. */
-final class GrpcStatusFrames {
+/** The gRPC status and deadline of a relayed call, as read from and written to HTTP/2 headers. */
+final class GrpcHeaders {
 
   static final AsciiString GRPC_STATUS = AsciiString.cached("grpc-status");
   static final AsciiString GRPC_MESSAGE = AsciiString.cached("grpc-message");
@@ -17,11 +15,12 @@ final class GrpcStatusFrames {
   static final int UNAVAILABLE = 14;
   static final int INTERNAL = 13;
   static final int CANCELLED = 1;
+  static final int RESOURCE_EXHAUSTED = 8;
   private static final AsciiString CONTENT_TYPE = AsciiString.cached("content-type");
   private static final AsciiString GRPC = AsciiString.cached("application/grpc");
   private static final AsciiString OK = AsciiString.cached("200");
 
-  private GrpcStatusFrames() {}
+  private GrpcHeaders() {}
 
   /** The status in trailers, {@link #UNKNOWN} when they carry none. */
   static int statusOf(Http2Headers trailers) {
@@ -33,13 +32,13 @@ final class GrpcStatusFrames {
    * Ends a call with {@code status}: a trailers-only response when no response headers were sent
    * yet, else trailers.
    */
-  static Http2HeadersFrame ending(boolean headersSent, int status, String description) {
+  static Http2Headers ending(boolean headersSent, int status, String description) {
     Http2Headers headers = new DefaultHttp2Headers();
     if (!headersSent) {
       headers.status(OK).set(CONTENT_TYPE, GRPC);
     }
     headers.setInt(GRPC_STATUS, status).set(GRPC_MESSAGE, percentEncoded(description));
-    return new DefaultHttp2HeadersFrame(headers, true);
+    return headers;
   }
 
   /**

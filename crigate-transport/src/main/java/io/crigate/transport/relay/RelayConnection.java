@@ -1,0 +1,114 @@
+package io.crigate.transport.relay;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
+import io.netty.handler.codec.http2.Http2ConnectionHandler;
+import io.netty.handler.codec.http2.Http2Error;
+import io.netty.handler.codec.http2.Http2EventAdapter;
+import io.netty.handler.codec.http2.Http2Exception;
+import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
+import io.netty.handler.codec.http2.Http2Stream;
+import io.netty.util.concurrent.EventExecutor;
+
+/**
+ * One end of a relay on Netty's HTTP/2 codec, with no stream channels or frame objects: the calls
+ * of its streams write through here. What a stream receives is given back to the peer (its flow
+ * control window reopened) only once the other end has written it, so a slow reader slows the
+ * writer instead of piling up frames in the relay. Writes are flushed once per event-loop turn, so
+ * a call's headers, data and trailers that arrived in one read leave in one write.
+ */
+abstract class RelayConnection extends Http2ConnectionHandler {
+
+  private ChannelHandlerContext ctx;
+  private boolean flushQueued;
+  private final Runnable flushTask = () -> {
+    flushQueued = false;
+    flush(ctx);
+  };
+
+  RelayConnection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
+    super(decoder, encoder, settings);
+    connection().addListener(new Http2EventAdapter() {
+      @Override
+      public void onStreamClosed(Http2Stream stream) {
+        streamClosed(stream.id());
+      }
+    });
+  }
+
+  /** The stream is gone on this connection: ended both ways, reset, or the connection closed. */
+  abstract void streamClosed(int stream);
+
+  @Override
+  public void handlerAdded(ChannelHandlerContext ctx) throws Exception {
+    this.ctx = ctx;
+    super.handlerAdded(ctx);
+  }
+
+  EventExecutor executor() {
+    return ctx.executor();
+  }
+
+  /** Runs {@code task} on this connection's event loop: now if already there. */
+  void onLoop(Runnable task) {
+    if (ctx.executor().inEventLoop()) {
+      task.run();
+    } else {
+      ctx.executor().execute(task);
+    }
+  }
+
+  void headers(int stream, Http2Headers headers, boolean endStream) {
+    encoder().writeHeaders(ctx, stream, headers, 0, endStream, ctx.voidPromise());
+    flushSoon();
+  }
+
+  /**
+   * Writes {@code data} (this connection's to release) on {@code stream}; once it is written,
+   * {@code source} gets its window back on {@code sourceStream}.
+   */
+  void data(int stream, ByteBuf data, boolean endStream, RelayConnection source, int sourceStream) {
+    int bytes = data.readableBytes();
+    ChannelPromise written = ctx.newPromise();
+    if (bytes > 0) {
+      written.addListener(done -> source.consumed(sourceStream, bytes));
+    }
+    encoder().writeData(ctx, stream, data, 0, endStream, written);
+    flushSoon();
+  }
+
+  void reset(int stream, Http2Error error) {
+    if (connection().stream(stream) != null) {
+      resetStream(ctx, stream, error.code(), ctx.voidPromise());
+      flushSoon();
+    }
+  }
+
+  /** {@code bytes} received on {@code stream} were passed on: the peer may send that much more. */
+  void consumed(int stream, int bytes) {
+    onLoop(() -> {
+      Http2Stream open = connection().stream(stream);
+      if (open == null) {
+        return; // a closed stream's bytes were given back when it closed
+      }
+      try {
+        if (decoder().flowController().consumeBytes(open, bytes)) {
+          flushSoon(); // a WINDOW_UPDATE was written
+        }
+      } catch (Http2Exception e) {
+        onError(ctx, false, e);
+      }
+    });
+  }
+
+  private void flushSoon() {
+    if (!flushQueued) {
+      flushQueued = true;
+      ctx.executor().execute(flushTask);
+    }
+  }
+}
