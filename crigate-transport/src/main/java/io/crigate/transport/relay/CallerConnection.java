@@ -5,7 +5,6 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
-import io.netty.handler.codec.http2.Http2EventAdapter;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.util.collection.IntObjectHashMap;
@@ -50,7 +49,7 @@ final class CallerConnection extends RelayConnection {
     }
   }
 
-  private final class Frames extends Http2EventAdapter {
+  private final class Frames extends CallFrames {
 
     @Override
     public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endStream) {
@@ -63,20 +62,13 @@ final class CallerConnection extends RelayConnection {
     }
 
     @Override
-    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
-        short weight, boolean exclusive, int padding, boolean endStream) {
-      onHeadersRead(ctx, streamId, headers, padding, endStream);
+    RelayedCall callOf(int stream, boolean endStream) {
+      return calls.get(stream);
     }
 
-    /** The data's window is given back once the call has passed it on (or dropped it). */
     @Override
-    public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
-      RelayedCall call = calls.get(streamId);
-      if (call == null) {
-        return data.readableBytes() + padding;
-      }
-      call.requestData(data.retain(), endOfStream);
-      return padding;
+    void pass(RelayedCall call, ByteBuf data, boolean endStream) {
+      call.requestData(data, endStream);
     }
 
     @Override

@@ -105,6 +105,35 @@ abstract class RelayConnection extends Http2ConnectionHandler {
     });
   }
 
+  /**
+   * What a connection reads, as calls: headers (with or without priority) and data, which keeps
+   * its window until the call has passed it on.
+   */
+  abstract static class CallFrames extends Http2EventAdapter {
+
+    /** The call {@code data} of {@code stream} goes to, or null when it goes nowhere. */
+    abstract RelayedCall callOf(int stream, boolean endStream);
+
+    /** Hands {@code data} (the call's to release and give back) to {@code call}. */
+    abstract void pass(RelayedCall call, ByteBuf data, boolean endStream);
+
+    @Override
+    public final int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
+      RelayedCall call = callOf(streamId, endOfStream);
+      if (call == null) {
+        return data.readableBytes() + padding;
+      }
+      pass(call, data.retain(), endOfStream);
+      return padding;
+    }
+
+    @Override
+    public final void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
+        short weight, boolean exclusive, int padding, boolean endStream) throws Http2Exception {
+      onHeadersRead(ctx, streamId, headers, padding, endStream);
+    }
+  }
+
   private void flushSoon() {
     if (!flushQueued) {
       flushQueued = true;

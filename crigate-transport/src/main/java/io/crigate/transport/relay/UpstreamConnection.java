@@ -6,7 +6,6 @@ import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
 import io.netty.handler.codec.http2.Http2ConnectionDecoder;
 import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2Error;
-import io.netty.handler.codec.http2.Http2EventAdapter;
 import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.util.collection.IntObjectHashMap;
@@ -66,31 +65,25 @@ final class UpstreamConnection extends RelayConnection {
     });
   }
 
-  private final class Frames extends Http2EventAdapter {
+  private final class Frames extends CallFrames {
 
     @Override
     public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endStream) {
-      RelayedCall call = endStream ? calls.remove(streamId) : calls.get(streamId);
+      RelayedCall call = callOf(streamId, endStream);
       if (call != null) {
         call.responseHeaders(headers, endStream);
       }
     }
 
+    /** The stream's last frame: the call hears nothing more from here, not even the close. */
     @Override
-    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int streamDependency,
-        short weight, boolean exclusive, int padding, boolean endStream) {
-      onHeadersRead(ctx, streamId, headers, padding, endStream);
+    RelayedCall callOf(int stream, boolean endStream) {
+      return endStream ? calls.remove(stream) : calls.get(stream);
     }
 
-    /** The data's window is given back once the call has passed it on (or dropped it). */
     @Override
-    public int onDataRead(ChannelHandlerContext ctx, int streamId, ByteBuf data, int padding, boolean endOfStream) {
-      RelayedCall call = endOfStream ? calls.remove(streamId) : calls.get(streamId);
-      if (call == null) {
-        return data.readableBytes() + padding;
-      }
-      call.responseData(data.retain(), endOfStream);
-      return padding;
+    void pass(RelayedCall call, ByteBuf data, boolean endStream) {
+      call.responseData(data, endStream);
     }
 
     /** A server shutting down: its open streams may finish, then the connection closes; new ones go to a new connection. */
