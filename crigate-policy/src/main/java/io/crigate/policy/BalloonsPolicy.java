@@ -301,7 +301,7 @@ final class BalloonsPolicy implements ReleasesOnStop {
         return candidate.name();
       }
       if (candidate == null && type.allows(existing + 1) && type.cpusFor(milli, true) <= spare(type)) {
-        return create(type, milli).name();
+        return create(type, type.cpusFor(milli, true)).name();
       }
     }
     String limit = type.allows(existing + 1) ? "" : " (and it has maxBalloons %d already)".formatted(type.maxBalloons());
@@ -339,13 +339,12 @@ final class BalloonsPolicy implements ReleasesOnStop {
     return balloon.type().holds(load) && balloon.type().cpusFor(load, true) - balloon.cpus().size() <= spare(balloon.type());
   }
 
-  /** A new balloon of {@code type}: for a container requesting {@code milli}, or (null) a pre-created one without containers. */
-  private Balloon create(BalloonType type, Long milli) {
+  /** A new balloon of {@code type} with {@code count} CPUs. */
+  private Balloon create(BalloonType type, int count) {
     int index = 0;
     while (balloons.containsKey(type.name() + "[" + index + "]")) {
       index++;
     }
-    int count = milli == null ? type.cpusFor(0, false) : type.cpusFor(milli, true);
     Balloon balloon = new Balloon(type.name() + "[" + index + "]", type, picker.pick(type, pool(type), count, CpuSet.EMPTY));
     put(balloon);
     log.info("balloons: created balloon {} on CPUs {}", balloon.name(), balloon.cpus());
@@ -363,7 +362,7 @@ final class BalloonsPolicy implements ReleasesOnStop {
                   .formatted(List.copyOf(types.keySet()).indexOf(type.name()), type.minBalloons(), type.name(), type.cpusFor(0, false),
                       spare(type), reserved));
         }
-        create(type, null);
+        create(type, type.cpusFor(0, false));
       }
     }
   }
