@@ -151,12 +151,15 @@ public final class CpuAllocator {
   private CpuSet spreadCores(List<Cpu> free, int count, Spread spread) {
     Map<Long, Integer> held = new HashMap<>();
     spread.alongside().intersect(topology.online()).stream().forEach(id -> held.merge(topology.cpu(id).coreKey(), 1, Integer::sum));
-    Map<Long, CpuSet> all = topology.cores();
+    // Whether someone else holds a thread of the core does not change while this call takes CPUs: worked out once.
+    CpuSet ours = spread.free().union(spread.alongside());
+    Map<Long, Integer> othersOnCore = new HashMap<>();
+    free.forEach(c -> othersOnCore.computeIfAbsent(c.coreKey(), core -> topology.cores().get(core).minus(ours).isEmpty() ? 0 : 1));
     List<Cpu> left = new ArrayList<>(free);
     CpuSet taken = CpuSet.EMPTY;
     for (int i = 0; i < count; i++) {
       Cpu next = left.stream().min(Comparator.<Cpu>comparingInt(c -> held.getOrDefault(c.coreKey(), 0))
-          .thenComparingInt(c -> all.get(c.coreKey()).minus(spread.free()).minus(spread.alongside()).isEmpty() ? 0 : 1)
+          .thenComparingInt(c -> othersOnCore.get(c.coreKey()))
           .thenComparingInt(Cpu::id)).orElseThrow();
       left.remove(next);
       held.merge(next.coreKey(), 1, Integer::sum);
