@@ -3,9 +3,11 @@ package io.crigate.policy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.policy.BalloonType.AllocatorPriority;
 import io.crigate.spi.CrigateException;
+import io.crigate.topology.CoreTypes;
 import io.crigate.topology.TopologyLevel;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,40 +25,51 @@ import java.util.regex.Pattern;
  * @param balloonTypes the configured types; {@code reserved} and {@code default} are built in and not listed
  * @param reservedPoolNamespaces namespaces (wildcards allowed) whose pods run in the reserved balloon;
  *     {@code kube-system} always does
- * @param allocatorTopologyBalancing new balloons go to the NUMA node (then socket) with the most free CPUs instead of the tightest
  * @param cpuClasses {@code control.cpu.classes}: CPU frequency limits by class name
  * @param idleCpuClass the class of CPUs no balloon holds; empty = they go back to their hardware limits
  */
-public record BalloonsConfig(List<BalloonType> balloonTypes, List<String> reservedPoolNamespaces, boolean allocatorTopologyBalancing,
-    Map<String, CpuClass> cpuClasses, String idleCpuClass) {
+public record BalloonsConfig(List<BalloonType> balloonTypes, List<String> reservedPoolNamespaces, Map<String, CpuClass> cpuClasses,
+    String idleCpuClass) {
 
   /**
-   * A CPU class of {@code control.cpu.classes}, in kHz as cpufreq takes them.
+   * A CPU class of {@code control.cpu.classes}, frequencies in kHz as the kernel takes them.
    *
    * @param minFreq written to {@code scaling_min_freq}; 0 = left as it is
    * @param maxFreq written to {@code scaling_max_freq}; 0 = left as it is
+   * @param uncoreMinFreq the uncore's minimum for the dies its CPUs are on (the highest of the classes there); 0 = none
+   * @param uncoreMaxFreq the uncore's maximum likewise; 0 = none
+   * @param disabledCstates cpuidle states (by name, e.g. C6) its CPUs may not enter; every other state is enabled
    */
-  public record CpuClass(long minFreq, long maxFreq) {}
+  public record CpuClass(long minFreq, long maxFreq, long uncoreMinFreq, long uncoreMaxFreq, List<String> disabledCstates) {
+    public CpuClass {
+      disabledCstates = List.copyOf(disabledCstates);
+    }
 
-  static final BalloonsConfig NONE = new BalloonsConfig(List.of(), List.of(), false, Map.of(), "");
+    boolean setsUncore() {
+      return uncoreMinFreq > 0 || uncoreMaxFreq > 0;
+    }
+  }
+
+  static final BalloonsConfig NONE = new BalloonsConfig(List.of(), List.of(), Map.of(), "");
   static final String RESERVED = "reserved";
   static final String DEFAULT = "default";
   private static final Set<String> KEYS = Set.of("balloonTypes", "reservedPoolNamespaces", "allocatorTopologyBalancing",
-      "idleCPUClass", "control");
+      "preferSpreadOnPhysicalCores", "idleCPUClass", "control");
   private static final Set<String> TYPE_KEYS = Set.of("name", "namespaces", "minCPUs", "maxCPUs", "allocatorPriority",
       "preferNewBalloons", "preferSpreadingPods", "minBalloons", "maxBalloons", "preferPerNamespaceBalloon",
-      "shareIdleCPUsInSame", "cpuClass", "preferIsolCpus");
-  private static final Set<String> CLASS_KEYS = Set.of("minFreq", "maxFreq");
+      "shareIdleCPUsInSame", "cpuClass", "preferIsolCpus", "preferSpreadOnPhysicalCores", "allocatorTopologyBalancing",
+      "preferCoreType", "preferCloseToDevices");
+  private static final Set<String> CLASS_KEYS = Set.of("minFreq", "maxFreq", "uncoreMinFreq", "uncoreMaxFreq", "disabledCstates");
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][-A-Za-z0-9_.]*");
 
   public BalloonsConfig {
     balloonTypes = List.copyOf(balloonTypes);
     reservedPoolNamespaces = List.copyOf(reservedPoolNamespaces);
-    cpuClasses = Map.copyOf(cpuClasses);
+    cpuClasses = Collections.unmodifiableMap(new LinkedHashMap<>(cpuClasses)); // in configuration order: errors name the first
   }
 
-  /** Whether any balloon or the idle CPUs have a CPU class, i.e. whether cpufreq is written at all. */
-  boolean configuresFrequencies() {
+  /** Whether any balloon or the idle CPUs have a CPU class, i.e. whether sysfs is written at all. */
+  boolean configuresCpuClasses() {
     return !idleCpuClass.isEmpty() || balloonTypes.stream().anyMatch(t -> !t.cpuClass().isEmpty());
   }
 
@@ -74,9 +87,12 @@ public record BalloonsConfig(List<BalloonType> balloonTypes, List<String> reserv
     }
     Map<String, CpuClass> classes = classes(node.path("control"), field + ".control");
     Set<String> names = new HashSet<>();
+    // Policy-level defaults that a type may override with the same key.
+    boolean spread = bool(node.path("preferSpreadOnPhysicalCores"), field + ".preferSpreadOnPhysicalCores");
+    boolean balancing = bool(node.path("allocatorTopologyBalancing"), field + ".allocatorTopologyBalancing");
     for (int i = 0; i < list.size(); i++) {
       String at = "%s.balloonTypes[%d]".formatted(field, i);
-      BalloonType type = readType(list.get(i), at);
+      BalloonType type = readType(list.get(i), at, spread, balancing);
       if (!names.add(type.name())) {
         throw invalid("%s.name: '%s' is defined twice".formatted(at, type.name()));
       }
@@ -85,11 +101,10 @@ public record BalloonsConfig(List<BalloonType> balloonTypes, List<String> reserv
     }
     String idle = node.path("idleCPUClass").asText("");
     requireClass(idle, classes, field + ".idleCPUClass");
-    return new BalloonsConfig(types, strings(node.path("reservedPoolNamespaces"), field + ".reservedPoolNamespaces"),
-        bool(node.path("allocatorTopologyBalancing"), field + ".allocatorTopologyBalancing"), classes, idle);
+    return new BalloonsConfig(types, strings(node.path("reservedPoolNamespaces"), field + ".reservedPoolNamespaces"), classes, idle);
   }
 
-  /** {@code control.cpu.classes}: nri-plugins' layout, of which crigate reads the frequencies. */
+  /** {@code control.cpu.classes}: nri-plugins' layout and keys. */
   private static Map<String, CpuClass> classes(JsonNode control, String field) {
     if (control.isMissingNode()) {
       return Map.of();
@@ -106,14 +121,23 @@ public record BalloonsConfig(List<BalloonType> balloonTypes, List<String> reserv
       String at = field + ".cpu.classes." + entry.getKey();
       requireObject(entry.getValue(), at);
       checkKeys(entry.getValue(), at, CLASS_KEYS);
-      long min = frequency(entry.getValue().path("minFreq"), at + ".minFreq");
-      long max = frequency(entry.getValue().path("maxFreq"), at + ".maxFreq");
-      if (min > 0 && max > 0 && min > max) {
-        throw invalid("%s: minFreq %d kHz is more than maxFreq %d kHz".formatted(at, min, max));
-      }
-      out.put(entry.getKey(), new CpuClass(min, max));
+      JsonNode cpuClass = entry.getValue();
+      long min = frequency(cpuClass.path("minFreq"), at + ".minFreq");
+      long max = frequency(cpuClass.path("maxFreq"), at + ".maxFreq");
+      requireOrdered(at, "minFreq", min, "maxFreq", max);
+      long uncoreMin = frequency(cpuClass.path("uncoreMinFreq"), at + ".uncoreMinFreq");
+      long uncoreMax = frequency(cpuClass.path("uncoreMaxFreq"), at + ".uncoreMaxFreq");
+      requireOrdered(at, "uncoreMinFreq", uncoreMin, "uncoreMaxFreq", uncoreMax);
+      out.put(entry.getKey(), new CpuClass(min, max, uncoreMin, uncoreMax,
+          names(cpuClass.path("disabledCstates"), at + ".disabledCstates", "C-state name")));
     });
     return out;
+  }
+
+  private static void requireOrdered(String field, String minKey, long min, String maxKey, long max) {
+    if (min > 0 && max > 0 && min > max) {
+      throw invalid("%s: %s %d kHz is more than %s %d kHz".formatted(field, minKey, min, maxKey, max));
+    }
   }
 
   private static void requireClass(String name, Map<String, CpuClass> classes, String field) {
@@ -139,7 +163,7 @@ public record BalloonsConfig(List<BalloonType> balloonTypes, List<String> reserv
         || reservedPoolNamespaces.stream().anyMatch(p -> BalloonType.glob(p).matcher(namespace).matches());
   }
 
-  private static BalloonType readType(JsonNode node, String field) {
+  private static BalloonType readType(JsonNode node, String field, boolean spreadByDefault, boolean balancingByDefault) {
     requireObject(node, field);
     checkKeys(node, field, TYPE_KEYS);
     String name = node.path("name").asText("");
@@ -170,7 +194,34 @@ public record BalloonsConfig(List<BalloonType> balloonTypes, List<String> reserv
         bool(node.path("preferPerNamespaceBalloon"), field + ".preferPerNamespaceBalloon"),
         level(node.path("shareIdleCPUsInSame"), field + ".shareIdleCPUsInSame"),
         node.path("cpuClass").asText(""),
-        bool(node.path("preferIsolCpus"), field + ".preferIsolCpus"));
+        bool(node.path("preferIsolCpus"), field + ".preferIsolCpus"),
+        bool(node.path("preferSpreadOnPhysicalCores"), field + ".preferSpreadOnPhysicalCores", spreadByDefault),
+        bool(node.path("allocatorTopologyBalancing"), field + ".allocatorTopologyBalancing", balancingByDefault),
+        coreType(node.path("preferCoreType"), field + ".preferCoreType"),
+        devices(node.path("preferCloseToDevices"), field + ".preferCloseToDevices"));
+  }
+
+  private static Optional<CoreTypes.Kind> coreType(JsonNode node, String field) {
+    if (node.isMissingNode() || node.isNull() || node.asText().isEmpty()) {
+      return Optional.empty();
+    }
+    for (CoreTypes.Kind kind : CoreTypes.Kind.values()) {
+      if (kind.name().toLowerCase(Locale.ROOT).equals(node.asText())) {
+        return Optional.of(kind);
+      }
+    }
+    throw invalid("%s: '%s' is not a core type (performance, efficient)".formatted(field, node.asText()));
+  }
+
+  /** Device paths as the host names them: under /sys/, read below policy.sysfsRoot. */
+  private static List<String> devices(JsonNode node, String field) {
+    List<String> paths = names(node, field, "sysfs device path");
+    for (int i = 0; i < paths.size(); i++) {
+      if (!paths.get(i).startsWith("/sys/")) {
+        throw invalid("%s[%d]: '%s' is not a sysfs device path (like /sys/class/net/eth0)".formatted(field, i, paths.get(i)));
+      }
+    }
+    return paths;
   }
 
   private static Optional<TopologyLevel> level(JsonNode node, String field) {
@@ -208,8 +259,12 @@ public record BalloonsConfig(List<BalloonType> balloonTypes, List<String> reserv
   }
 
   private static boolean bool(JsonNode node, String field) {
+    return bool(node, field, false);
+  }
+
+  private static boolean bool(JsonNode node, String field, boolean absent) {
     if (node.isMissingNode()) {
-      return false;
+      return absent;
     }
     if (!node.isBoolean()) {
       throw invalid("%s: '%s' is not true or false".formatted(field, node.asText()));
@@ -218,16 +273,21 @@ public record BalloonsConfig(List<BalloonType> balloonTypes, List<String> reserv
   }
 
   private static List<String> strings(JsonNode node, String field) {
+    return names(node, field, "namespace");
+  }
+
+  /** A list of non-empty strings; {@code what} names one item in the error. */
+  private static List<String> names(JsonNode node, String field, String what) {
     if (node.isMissingNode()) {
       return List.of();
     }
     if (!node.isArray()) {
-      throw invalid(field + " must be a list of namespaces");
+      throw invalid("%s must be a list of %ss".formatted(field, what));
     }
     List<String> out = new ArrayList<>();
     node.forEach(item -> {
       if (!item.isTextual() || item.asText().isEmpty()) {
-        throw invalid("%s: '%s' is not a namespace".formatted(field, item));
+        throw invalid("%s: '%s' is not a %s".formatted(field, item, what));
       }
       out.add(item.asText());
     });

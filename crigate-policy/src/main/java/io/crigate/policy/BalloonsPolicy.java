@@ -12,10 +12,12 @@ import io.crigate.spi.adjust.ContainerUpdate;
 import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
-import io.crigate.topology.CpuAllocator;
+import io.crigate.topology.CoreTypes;
 import io.crigate.topology.CpuSet;
 import io.crigate.topology.CpuTopology;
+import io.crigate.topology.DeviceLocality;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -70,11 +72,11 @@ final class BalloonsPolicy implements ReleasesOnStop {
   record Balloon(String name, BalloonType type, CpuSet cpus) {}
 
   private final CpuTopology topology;
-  private final CpuAllocator allocator;
   private final CpuSet reserved;
   private final BalloonsConfig config;
   private final DurableStore store;
-  private final CpuFrequencies frequencies;
+  private final CpuClassControl cpuClasses;
+  private final BalloonCpuPicker picker;
   /** CPUs balloons of configured types take, and the isolated ones that types preferring them may take too. */
   private final CpuSet usable;
   private final CpuSet usableIsolated;
@@ -94,21 +96,24 @@ final class BalloonsPolicy implements ReleasesOnStop {
   /** Records of the decision under way, written together by {@link #flush()}. */
   private final Map<String, byte[]> writes = new LinkedHashMap<>();
 
-  BalloonsPolicy(CpuTopology topology, CpuSet reserved, BalloonsConfig config, DurableStore store, CpuFrequencies frequencies) {
+  /**
+   * @param sysfsRoot where the machine's core types and devices are read and CPU classes written
+   * @throws CrigateException.InvalidArgument naming the field when the configuration does not fit the machine
+   */
+  BalloonsPolicy(CpuTopology topology, CpuSet reserved, BalloonsConfig config, DurableStore store, Path sysfsRoot) {
     this.topology = topology;
-    this.allocator = new CpuAllocator(topology);
     this.reserved = reserved;
     this.config = config;
     this.store = store;
-    this.frequencies = frequencies;
+    this.cpuClasses = new CpuClassControl(sysfsRoot, topology, config);
+    this.picker = new BalloonCpuPicker(topology, CoreTypes.discover(sysfsRoot, topology.online()),
+        new DeviceLocality(sysfsRoot, topology), config.balloonTypes());
     this.usable = topology.online().minus(reserved).minus(topology.isolated());
     this.usableIsolated = topology.isolated().minus(reserved);
     config.balloonTypes().forEach(type -> types.put(type.name(), type));
     restore();
-    if (config.configuresFrequencies()) {
-      classify(free().union(freeIsolated()), "");
-      balloons.values().forEach(b -> classify(b.cpus(), b.type().cpuClass()));
-    }
+    cpuClasses.assign(free().union(freeIsolated()), "");
+    balloons.values().forEach(b -> cpuClasses.assign(b.cpus(), b.type().cpuClass()));
     createMinBalloons();
     flush();
   }
@@ -295,8 +300,8 @@ final class BalloonsPolicy implements ReleasesOnStop {
       if (candidate != null && canJoin(candidate, milli)) {
         return candidate.name();
       }
-      if (candidate == null && type.allows(existing + 1) && type.cpusFor(milli) <= spare(type)) {
-        return create(type, milli).name();
+      if (candidate == null && type.allows(existing + 1) && type.cpusFor(milli, true) <= spare(type)) {
+        return create(type, type.cpusFor(milli, true)).name();
       }
     }
     String limit = type.allows(existing + 1) ? "" : " (and it has maxBalloons %d already)".formatted(type.maxBalloons());
@@ -331,15 +336,16 @@ final class BalloonsPolicy implements ReleasesOnStop {
 
   private boolean canJoin(Balloon balloon, long milli) {
     long load = occupants(balloon.name()).milli() + milli;
-    return balloon.type().holds(load) && balloon.type().cpusFor(load) - balloon.cpus().size() <= spare(balloon.type());
+    return balloon.type().holds(load) && balloon.type().cpusFor(load, true) - balloon.cpus().size() <= spare(balloon.type());
   }
 
-  private Balloon create(BalloonType type, long milli) {
+  /** A new balloon of {@code type} with {@code count} CPUs. */
+  private Balloon create(BalloonType type, int count) {
     int index = 0;
     while (balloons.containsKey(type.name() + "[" + index + "]")) {
       index++;
     }
-    Balloon balloon = new Balloon(type.name() + "[" + index + "]", type, newCpus(type, type.cpusFor(milli)));
+    Balloon balloon = new Balloon(type.name() + "[" + index + "]", type, picker.pick(type, pool(type), count, CpuSet.EMPTY));
     put(balloon);
     log.info("balloons: created balloon {} on CPUs {}", balloon.name(), balloon.cpus());
     return balloon;
@@ -350,13 +356,13 @@ final class BalloonsPolicy implements ReleasesOnStop {
     List<BalloonType> ordered = types.values().stream().sorted(byPriority(Function.identity())).toList();
     for (BalloonType type : ordered) {
       while (countOf(type) < type.minBalloons()) {
-        if (type.cpusFor(0) > spare(type)) {
+        if (type.cpusFor(0, false) > spare(type)) {
           throw new CrigateException.InvalidArgument(
               "policy.balloons.balloonTypes[%d].minBalloons: %d balloons of type %s need %d CPUs each; %d CPUs are left for it (reserved: %s)"
-                  .formatted(List.copyOf(types.keySet()).indexOf(type.name()), type.minBalloons(), type.name(), type.cpusFor(0),
+                  .formatted(List.copyOf(types.keySet()).indexOf(type.name()), type.minBalloons(), type.name(), type.cpusFor(0, false),
                       spare(type), reserved));
         }
-        create(type, 0);
+        create(type, type.cpusFor(0, false));
       }
     }
   }
@@ -373,7 +379,8 @@ final class BalloonsPolicy implements ReleasesOnStop {
 
   /**
    * Gives a balloon the size its containers need. One without containers is removed and its CPUs
-   * freed, unless its type keeps that many balloons ({@code minBalloons}); then it keeps its minimum.
+   * freed, unless its type keeps that many balloons ({@code minBalloons}); then it keeps its minimum
+   * ({@code minCPUs}, which may be none).
    */
   private void resize(String name) {
     Balloon balloon = balloons.get(name);
@@ -384,17 +391,18 @@ final class BalloonsPolicy implements ReleasesOnStop {
       announced.remove(name);
       writes.remove(CPUS + name);
       store.remove(CPUS + name);
-      classify(balloon.cpus(), "");
+      cpuClasses.assign(balloon.cpus(), "");
       log.info("balloons: balloon {} is empty and released CPUs {}", name, balloon.cpus());
       return;
     }
-    int need = balloon.type().cpusFor(in.milli());
+    BalloonType type = balloon.type();
+    int need = type.cpusFor(in.milli(), !in.isEmpty());
     int size = balloon.cpus().size();
     CpuSet cpus = balloon.cpus();
     if (need > size) {
-      cpus = cpus.union(grow(balloon, Math.min(need - size, spare(balloon.type()))));
+      cpus = cpus.union(picker.pick(type, pool(type), Math.min(need - size, spare(type)), cpus));
     } else if (need < size) {
-      cpus = keep(balloon, need);
+      cpus = picker.pick(type, cpus, need, CpuSet.EMPTY);
     }
     if (!cpus.equals(balloon.cpus())) {
       put(new Balloon(name, balloon.type(), cpus));
@@ -402,89 +410,18 @@ final class BalloonsPolicy implements ReleasesOnStop {
     }
   }
 
-  /** CPUs for a new balloon: isolated ones first if its type prefers them, then ordinary free ones. */
-  private CpuSet newCpus(BalloonType type, int count) {
-    CpuSet isolated = type.preferIsolCpus() ? freeIsolated() : CpuSet.EMPTY;
-    CpuSet fromIsolated = allocator.allocate(isolated, Math.min(count, isolated.size()));
-    int rest = count - fromIsolated.size();
-    if (rest == 0) {
-      return fromIsolated;
-    }
-    CpuSet free = free();
-    return fromIsolated.union(config.allocatorTopologyBalancing() ? balanced(free, rest) : allocator.allocate(free, rest));
-  }
-
-  /** {@code count} of {@code free} from the NUMA node, else the socket, with the most free CPUs that has enough. */
-  private CpuSet balanced(CpuSet free, int count) {
-    for (Map<Integer, CpuSet> level : List.of(topology.nodes(), topology.packages())) {
-      CpuSet roomiest = level.values().stream().map(free::intersect).filter(part -> part.size() >= count)
-          .max(Comparator.comparingInt(CpuSet::size)).orElse(null);
-      if (roomiest != null) {
-        return allocator.allocate(roomiest, count);
-      }
-    }
-    return allocator.allocate(free, count);
-  }
-
-  /**
-   * {@code count} more CPUs for a growing balloon: isolated ones first if its type prefers them,
-   * then free ones from its NUMA nodes if they have enough, else its sockets, else anywhere.
-   */
-  private CpuSet grow(Balloon balloon, int count) {
-    CpuSet isolated = balloon.type().preferIsolCpus() ? freeIsolated() : CpuSet.EMPTY;
-    CpuSet fromIsolated = allocator.allocate(isolated, Math.min(count, isolated.size()));
-    int rest = count - fromIsolated.size();
-    if (rest == 0) {
-      return fromIsolated;
-    }
-    CpuSet free = free();
-    CpuSet cpus = balloon.cpus();
-    CpuSet sameNodes = CpuSet.EMPTY;
-    for (int node : topology.nodesOf(cpus).stream().toArray()) {
-      sameNodes = sameNodes.union(topology.nodes().get(node));
-    }
-    CpuSet samePackages = CpuSet.EMPTY;
-    for (CpuSet p : topology.packages().values()) {
-      if (p.intersects(cpus)) {
-        samePackages = samePackages.union(p);
-      }
-    }
-    for (CpuSet scope : List.of(sameNodes, samePackages)) {
-      CpuSet near = free.intersect(scope);
-      if (near.size() >= rest) {
-        return fromIsolated.union(allocator.allocate(near, rest));
-      }
-    }
-    return fromIsolated.union(allocator.allocate(free, rest));
-  }
-
-  /** What a shrinking balloon keeps: the tightest subset (whole cores, fewest nodes), isolated CPUs first if its type prefers them. */
-  private CpuSet keep(Balloon balloon, int count) {
-    CpuSet isolated = balloon.type().preferIsolCpus() ? balloon.cpus().intersect(topology.isolated()) : CpuSet.EMPTY;
-    CpuSet kept = allocator.allocate(isolated, Math.min(count, isolated.size()));
-    return kept.union(allocator.allocate(balloon.cpus().minus(kept), count - kept.size()));
-  }
-
   private void put(Balloon balloon) {
     Balloon old = balloons.put(balloon.name(), balloon);
     CpuSet before = old == null ? CpuSet.EMPTY : old.cpus();
     taken = taken.minus(before).union(balloon.cpus());
     writes.put(CPUS + balloon.name(), balloon.cpus().toString().getBytes(StandardCharsets.UTF_8));
-    classify(balloon.cpus().minus(before), balloon.type().cpuClass());
-    classify(before.minus(balloon.cpus()), "");
+    cpuClasses.assign(balloon.cpus().minus(before), balloon.type().cpuClass());
+    cpuClasses.assign(before.minus(balloon.cpus()), "");
   }
 
-  /** Configures CPU frequencies: {@code cpuClass}'s, or for an empty name the idle class (or the hardware's limits). */
-  private void classify(CpuSet cpus, String cpuClass) {
-    if (!config.configuresFrequencies() || cpus.isEmpty()) {
-      return;
-    }
-    String effective = cpuClass.isEmpty() ? config.idleCpuClass() : cpuClass;
-    if (effective.isEmpty()) {
-      frequencies.reset(cpus);
-    } else {
-      frequencies.apply(cpus, config.cpuClasses().get(effective));
-    }
+  /** The CPUs a balloon of {@code type} may take: the free ones, and the free isolated ones if it prefers them. */
+  private CpuSet pool(BalloonType type) {
+    return type.preferIsolCpus() ? free().union(freeIsolated()) : free();
   }
 
   private CpuSet free() {
@@ -604,7 +541,7 @@ final class BalloonsPolicy implements ReleasesOnStop {
         BalloonType type = types.get(name.substring(0, Math.max(0, name.lastIndexOf('['))));
         CpuSet cpus = CpuSet.parse(new String(entry.getValue(), StandardCharsets.UTF_8));
         CpuSet allowed = type != null && type.preferIsolCpus() ? usable.union(usableIsolated) : usable;
-        if (type != null && !cpus.isEmpty() && allowed.containsAll(cpus) && !taken.intersects(cpus)) {
+        if (type != null && allowed.containsAll(cpus) && !taken.intersects(cpus)) {
           balloons.put(name, new Balloon(name, type, cpus));
           taken = taken.union(cpus);
         } else {

@@ -55,7 +55,7 @@ public final class Policies {
         (settings, topology, store) -> new TopologyAwarePolicy(topology, settings.reservedCpus(), store)));
     all.put("balloons", new Entry("balloon types: containers share the CPUs of their balloon, chosen by annotation or namespace; balloons grow and shrink with their containers' requests",
         (settings, topology, store) -> new BalloonsPolicy(topology, settings.reservedCpus(), settings.balloons(), store,
-            new CpuFrequencies(settings.sysfsRoot()))));
+            settings.sysfsRoot())));
     return all;
   }
 }

@@ -46,11 +46,27 @@ class BalloonsFeaturesTest {
 
   @Test
   void containersFillMinBalloonsBeforeNewOnesAreMade() {
-    BalloonsPolicy policy = policy("2-socket-16-cpu-smt", "0", "balloonTypes: [{name: t, namespaces: [x], minBalloons: 1}]");
+    BalloonsPolicy policy = policy("2-socket-16-cpu-smt", "0", "balloonTypes: [{name: t, namespaces: [x], minBalloons: 1, minCPUs: 1}]");
     CpuSet precreated = policy.balloonCpus().get("t[0]");
     PluginResult placed = policy.createContainer(pod("p", "x", Map.of()), container("p", "app", 800));
     assertThat(policy.memberships()).containsValue("t[0]");
     assertThat(cpus(placed)).isEqualTo(precreated.toString());
+  }
+
+  /** minCPUs 0 (the default): a pre-created balloon holds no CPU until a container arrives, and none again after it leaves. */
+  @Test
+  void aPrecreatedBalloonWithoutMinCpusHoldsNoCpuWhileItHasNoContainer() {
+    BalloonsPolicy policy = policy("2-socket-16-cpu-smt", "0", "balloonTypes: [{name: t, namespaces: [x], minBalloons: 1}]");
+    assertThat(policy.balloonCpus()).containsEntry("t[0]", CpuSet.EMPTY).containsEntry("default", CpuSet.parse("1-15"));
+
+    PodContext p = pod("p", "x", Map.of());
+    PluginResult placed = policy.createContainer(p, container("p", "app", 0)); // BestEffort: requests nothing, runs on one CPU
+    assertThat(policy.memberships()).containsValue("t[0]");
+    assertThat(policy.balloonCpus().get("t[0]").size()).isEqualTo(1);
+    assertThat(cpus(placed)).isEqualTo(policy.balloonCpus().get("t[0]").toString());
+
+    policy.removeContainer(p, container("p", "app", 0));
+    assertThat(policy.balloonCpus()).containsEntry("t[0]", CpuSet.EMPTY).containsEntry("default", CpuSet.parse("1-15"));
   }
 
   @Test
@@ -199,7 +215,7 @@ class BalloonsFeaturesTest {
               slow: {minFreq: 800000, maxFreq: 1200000}
               fast: {minFreq: 3000000, maxFreq: 3600000}
         """;
-    BalloonsPolicy policy = new BalloonsPolicy(topology, CpuSet.parse("0"), config(yaml), new MemoryStore(), new CpuFrequencies(sysfs));
+    BalloonsPolicy policy = new BalloonsPolicy(topology, CpuSet.parse("0"), config(yaml), new MemoryStore(), sysfs);
     assertThat(frequencies(sysfs, 2)).isEqualTo("800000-1200000"); // idle from the start
     assertThat(frequencies(sysfs, 0)).as("reserved CPUs are not the policy's to tune").isEqualTo("800000-3600000");
 
@@ -227,8 +243,8 @@ class BalloonsFeaturesTest {
         .hasMessageContaining("policy.balloons.balloonTypes[0].cpuClass: CPU class 'turbo' is not defined in policy.balloons.control.cpu.classes");
     assertThatThrownBy(() -> config("control: {cpu: {classes: {x: {minFreq: 3000000, maxFreq: 1000000}}}}"))
         .hasMessageContaining("policy.balloons.control.cpu.classes.x: minFreq 3000000 kHz is more than maxFreq 1000000 kHz");
-    assertThatThrownBy(() -> config("control: {cpu: {classes: {x: {uncoreMinFreq: 1}}}}"))
-        .hasMessageContaining("policy.balloons.control.cpu.classes.x.uncoreMinFreq is not a known setting");
+    assertThatThrownBy(() -> config("control: {cpu: {classes: {x: {turboPriority: 1}}}}"))
+        .hasMessageContaining("policy.balloons.control.cpu.classes.x.turboPriority is not a known setting");
     assertThatThrownBy(() -> config("idleCPUClass: idle"))
         .hasMessageContaining("policy.balloons.idleCPUClass: CPU class 'idle' is not defined");
     assertThatThrownBy(() -> config("allocatorTopologyBalancing: yes-please"))

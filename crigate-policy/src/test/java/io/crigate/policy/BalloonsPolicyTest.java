@@ -31,7 +31,7 @@ class BalloonsPolicyTest {
 
   static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   static final List<String> FIXTURES = List.of("1-socket-4-core-nosmt", "2-socket-16-cpu-smt", "2-socket-4-node-32-cpu-smt",
-      "1-socket-8-core-isolated-6-7", "2-socket-16-cpu-smt-offline-3-11");
+      "1-socket-8-core-isolated-6-7", "2-socket-16-cpu-smt-offline-3-11", "1-socket-hybrid-4p-smt-8e");
   /** One type for namespaces team-*, 1 to 3 CPUs per balloon. */
   static final String TEAM = """
       balloonTypes:
@@ -50,12 +50,12 @@ class BalloonsPolicyTest {
   }
 
   static BalloonsPolicy policy(String fixture, String reserved, String yaml) {
-    return policy(Fixtures.topology(fixture), reserved, yaml, new MemoryStore());
+    return policy(fixture, reserved, yaml, new MemoryStore());
   }
 
-  static BalloonsPolicy policy(CpuTopology topology, String reserved, String yaml, DurableStore store) {
-    // No CPU class is configured here, so the fixture's sysfs is never written.
-    return new BalloonsPolicy(topology, CpuSet.parse(reserved), config(yaml), store, new CpuFrequencies(Fixtures.root("1-socket-4-core-nosmt")));
+  /** The fixture's topology, core types and devices; no CPU class is configured here, so its sysfs is never written. */
+  static BalloonsPolicy policy(String fixture, String reserved, String yaml, DurableStore store) {
+    return new BalloonsPolicy(Fixtures.topology(fixture), CpuSet.parse(reserved), config(yaml), store, Fixtures.root(fixture));
   }
 
   static PodContext pod(String id, String namespace, Map<String, String> annotations) {
@@ -116,7 +116,7 @@ class BalloonsPolicyTest {
   @MethodSource("fixtures")
   void aBalloonGrowsAndShrinksWithItsContainersOnEveryFixture(String fixture) {
     CpuTopology topology = Fixtures.topology(fixture);
-    BalloonsPolicy policy = policy(topology, "0", TEAM, new MemoryStore());
+    BalloonsPolicy policy = policy(fixture, "0", TEAM, new MemoryStore());
     PodContext a = pod("a", "team-a", Map.of());
     String first = run(policy, a, "one", 500);
     CpuSet one = policy.balloonCpus().get("team[0]");
@@ -239,7 +239,7 @@ class BalloonsPolicyTest {
   void balloonsSurviveARestartWithoutRepinningAndDeadContainersShrinkThem() {
     MemoryStore store = new MemoryStore();
     CpuTopology topology = Fixtures.topology("2-socket-16-cpu-smt");
-    BalloonsPolicy first = policy(topology, "0", TEAM, store);
+    BalloonsPolicy first = policy("2-socket-16-cpu-smt", "0", TEAM, store);
     PodContext a = pod("a", "team-a", Map.of());
     PodContext b = pod("b", "team-a", Map.of());
     first.createContainer(a, container("a", "app", 1000));
@@ -247,7 +247,7 @@ class BalloonsPolicyTest {
     CpuSet both = first.balloonCpus().get("team[0]");
     assertThat(both.size()).isEqualTo(2);
 
-    BalloonsPolicy second = policy(topology, "0", TEAM, store);
+    BalloonsPolicy second = policy("2-socket-16-cpu-smt", "0", TEAM, store);
     List<ContainerUpdate> updates = second.synchronize(List.of(a, b), List.of(
         container("a", "app", 1000).withId("c-a").withResources(LinuxResources.builder().cpusetCpus(both.toString()).build()),
         container("b", "app", 1000).withId("c-b").withResources(LinuxResources.builder().cpusetCpus(both.toString()).build())));
@@ -255,7 +255,7 @@ class BalloonsPolicyTest {
     assertThat(second.balloonCpus()).containsEntry("team[0]", both);
 
     // b died while crigate was down: the balloon deflates and a is updated to the CPU that stays
-    BalloonsPolicy third = policy(topology, "0", TEAM, store);
+    BalloonsPolicy third = policy("2-socket-16-cpu-smt", "0", TEAM, store);
     List<ContainerUpdate> shrunk = third.synchronize(List.of(a), List.of(
         container("a", "app", 1000).withId("c-a").withResources(LinuxResources.builder().cpusetCpus(both.toString()).build())));
     CpuSet kept = third.balloonCpus().get("team[0]");
@@ -286,7 +286,7 @@ class BalloonsPolicyTest {
    * CPUs, with every balloon type key: no CPU is in two balloons, reserved CPUs are never in a
    * configured balloon nor shared with one, no balloon with containers is empty, the default
    * balloon always has CPUs while it has containers (with reserved CPUs: always), pre-created
-   * balloons stay, and every running container was told (at create or by an update) exactly the
+   * balloons stay (small's without CPUs while empty: minCPUs 0), and every running container was told (at create or by an update) exactly the
    * CPUs its balloon gives it now: no update is missed.
    */
   @Test
@@ -294,9 +294,12 @@ class BalloonsPolicyTest {
     String types = """
         balloonTypes:
           - {name: small, namespaces: [small], maxCPUs: 2, minBalloons: 1, shareIdleCPUsInSame: numa}
-          - {name: big, namespaces: [big], minCPUs: 2, preferNewBalloons: true, maxBalloons: 3}
-          - {name: spread, namespaces: [spread], maxCPUs: 3, preferSpreadingPods: true, preferIsolCpus: true}
-          - {name: ns, namespaces: ['team-*'], maxCPUs: 2, preferPerNamespaceBalloon: true, shareIdleCPUsInSame: core}
+          - {name: big, namespaces: [big], minCPUs: 2, preferNewBalloons: true, maxBalloons: 3, preferCoreType: performance,
+             preferCloseToDevices: [/sys/class/net/eth0]}
+          - {name: spread, namespaces: [spread], maxCPUs: 3, preferSpreadingPods: true, preferIsolCpus: true,
+             preferSpreadOnPhysicalCores: true}
+          - {name: ns, namespaces: ['team-*'], maxCPUs: 2, preferPerNamespaceBalloon: true, shareIdleCPUsInSame: core,
+             preferCoreType: efficient, allocatorTopologyBalancing: true}
         """;
     List<String> namespaces = List.of("small", "big", "spread", "web", "kube-system", "team-a", "team-b", "team-c");
     Random random = new Random(11);
@@ -340,6 +343,11 @@ class BalloonsPolicyTest {
             }
           }
           assertThat(policy.balloonCpus().keySet()).as("minBalloons of small at " + at).anyMatch(name -> name.startsWith("small["));
+          policy.balloonCpus().forEach((name, cpus) -> {
+            if (name.startsWith("small[") && !policy.memberships().containsValue(name)) {
+              assertThat(cpus).as("empty %s holds CPUs at %s", name, at).isEqualTo(CpuSet.EMPTY);
+            }
+          });
           CpuSet seen = CpuSet.EMPTY;
           for (var balloon : policy.balloonCpus().entrySet()) {
             if (balloon.getKey().equals("reserved") || balloon.getKey().equals("default")) {

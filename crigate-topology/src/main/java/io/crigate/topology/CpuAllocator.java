@@ -2,6 +2,7 @@ package io.crigate.topology;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -12,6 +13,7 @@ import java.util.function.ToLongFunction;
  * CPU manager's static policy: whole sockets when the request covers one, then, inside the
  * tightest socket and NUMA node that can hold the rest, whole physical cores, and only then single
  * hyperthreads, taking first those whose sibling is already in use so that free cores stay whole.
+ * {@link #allocateSpread} keeps the socket and node choice but spreads over physical cores instead.
  */
 public final class CpuAllocator {
 
@@ -39,6 +41,22 @@ public final class CpuAllocator {
    * @throws InsufficientCpus when {@code available} holds fewer than {@code count}
    */
   public CpuSet allocate(CpuSet available, int count) {
+    return allocate(available, count, null);
+  }
+
+  /**
+   * Like {@link #allocate}, but one thread of every physical core before a second thread of any:
+   * the CPUs go to as many cores as the chosen sockets and nodes have. Among cores equally used,
+   * cores no one else uses come first, so that other allocations' cores are not split.
+   *
+   * @param alongside CPUs the caller already holds (a growing set), whose cores count as used
+   */
+  public CpuSet allocateSpread(CpuSet available, int count, CpuSet alongside) {
+    return allocate(available, count, alongside);
+  }
+
+  /** {@code spreadAlongside} null packs whole cores; otherwise spreads, counting those CPUs as used. */
+  private CpuSet allocate(CpuSet available, int count, CpuSet spreadAlongside) {
     CpuSet free = available.intersect(topology.online());
     if (count < 0) {
       throw new IllegalArgumentException("cannot allocate %d CPUs".formatted(count));
@@ -50,8 +68,11 @@ public final class CpuAllocator {
       return CpuSet.EMPTY;
     }
     List<Cpu> cpus = free.stream().mapToObj(topology::cpu).toList();
-    return take(cpus, count, 0);
+    return take(cpus, count, 0, spreadAlongside == null ? null : new Spread(free, spreadAlongside));
   }
+
+  /** What spreading knows beyond the candidates of one group: everything free, and the CPUs held already. */
+  private record Spread(CpuSet free, CpuSet alongside) {}
 
   /** Raised when a request cannot be met; the message names the request and what was free. */
   public static final class InsufficientCpus extends RuntimeException {
@@ -60,12 +81,12 @@ public final class CpuAllocator {
     }
   }
 
-  private CpuSet take(List<Cpu> free, int count, int level) {
+  private CpuSet take(List<Cpu> free, int count, int level, Spread spread) {
     if (count == 0) {
       return CpuSet.EMPTY;
     }
     if (level == levels.size()) {
-      return takeCores(free, count);
+      return spread == null ? takeCores(free, count) : spreadCores(free, count, spread);
     }
     Map<Long, List<Cpu>> groups = group(free, levels.get(level)::keyOf);
     Map<Long, Integer> sizes = this.sizes.get(level);
@@ -93,7 +114,7 @@ public final class CpuAllocator {
       if (remaining == 0) {
         break;
       }
-      CpuSet part = take(group, Math.min(remaining, group.size()), level + 1);
+      CpuSet part = take(group, Math.min(remaining, group.size()), level + 1, spread);
       taken = taken.union(part);
       remaining -= part.size();
     }
@@ -119,6 +140,30 @@ public final class CpuAllocator {
         .thenComparingInt(Cpu::id));
     for (int i = 0; i < remaining; i++) {
       taken = taken.union(CpuSet.of(threads.get(i).id()));
+    }
+    return taken;
+  }
+
+  /**
+   * One CPU at a time: a thread of the core holding fewest of the CPUs taken so far (and those held
+   * alongside), among those cores the one no one else uses, then the lowest id.
+   */
+  private CpuSet spreadCores(List<Cpu> free, int count, Spread spread) {
+    Map<Long, Integer> held = new HashMap<>();
+    spread.alongside().intersect(topology.online()).stream().forEach(id -> held.merge(topology.cpu(id).coreKey(), 1, Integer::sum));
+    // Whether someone else holds a thread of the core does not change while this call takes CPUs: worked out once.
+    CpuSet ours = spread.free().union(spread.alongside());
+    Map<Long, Integer> othersOnCore = new HashMap<>();
+    free.forEach(c -> othersOnCore.computeIfAbsent(c.coreKey(), core -> topology.cores().get(core).minus(ours).isEmpty() ? 0 : 1));
+    List<Cpu> left = new ArrayList<>(free);
+    CpuSet taken = CpuSet.EMPTY;
+    for (int i = 0; i < count; i++) {
+      Cpu next = left.stream().min(Comparator.<Cpu>comparingInt(c -> held.getOrDefault(c.coreKey(), 0))
+          .thenComparingInt(c -> othersOnCore.get(c.coreKey()))
+          .thenComparingInt(Cpu::id)).orElseThrow();
+      left.remove(next);
+      held.merge(next.coreKey(), 1, Integer::sum);
+      taken = taken.union(CpuSet.of(next.id()));
     }
     return taken;
   }

@@ -39,6 +39,29 @@ class CpuAllocatorTest {
     assertThat(allocator.allocate(CpuSet.parse(c.available()), c.count())).hasToString(c.expected());
   }
 
+  record SpreadCase(String name, String fixture, String available, int count, String alongside, String spread, String packed) {}
+
+  static Stream<SpreadCase> spreadCases() {
+    return Stream.of(
+        // two cores untouched by anyone (0 is not available, so 8's core is someone else's) against one whole core
+        new SpreadCase("one thread of two cores", "2-socket-16-cpu-smt", "1-15", 2, "", "1-2", "1,9"),
+        // every core of the tightest socket once (8 last: its sibling is in use), then a second thread
+        new SpreadCase("every core once first", "2-socket-16-cpu-smt", "1-15", 4, "", "1-3,8", "1-2,9-10"),
+        new SpreadCase("then second threads", "2-socket-16-cpu-smt", "1-15", 5, "", "1-3,8-9", "1-2,8-10"),
+        // growing a set that has 1: not 9, its own core's sibling
+        new SpreadCase("a core the set has already goes last", "2-socket-16-cpu-smt", "2-15", 1, "1", "2", "8"),
+        new SpreadCase("within the tightest node", "2-socket-4-node-32-cpu-smt", "1-31", 2, "", "1-2", "1,17"),
+        new SpreadCase("no smt: the same as packing", "1-socket-4-core-nosmt", "1-3", 2, "", "1-2", "1-2"));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("spreadCases")
+  void spreadsOverPhysicalCores(SpreadCase c) {
+    CpuAllocator allocator = new CpuAllocator(Fixtures.topology(c.fixture()));
+    assertThat(allocator.allocateSpread(CpuSet.parse(c.available()), c.count(), CpuSet.parse(c.alongside()))).hasToString(c.spread());
+    assertThat(allocator.allocate(CpuSet.parse(c.available()), c.count())).hasToString(c.packed());
+  }
+
   @Test
   void tooManyIsAClearError() {
     CpuAllocator allocator = new CpuAllocator(Fixtures.topology("1-socket-4-core-nosmt"));
@@ -50,15 +73,17 @@ class CpuAllocatorTest {
   @Test
   void alwaysExactlyTheCountFromTheAvailable() {
     Random random = new Random(12);
-    for (String fixture : new String[] {"2-socket-16-cpu-smt", "2-socket-4-node-32-cpu-smt", "2-socket-16-cpu-smt-offline-3-11"}) {
+    for (String fixture : new String[] {"2-socket-16-cpu-smt", "2-socket-4-node-32-cpu-smt", "2-socket-16-cpu-smt-offline-3-11",
+        "1-socket-hybrid-4p-smt-8e"}) {
       CpuTopology topology = Fixtures.topology(fixture);
       CpuAllocator allocator = new CpuAllocator(topology);
       for (int round = 0; round < 500; round++) {
         CpuSet available = CpuSet.of(topology.online().stream().filter(cpu -> random.nextInt(3) > 0));
         int count = random.nextInt(available.size() + 1);
-        CpuSet got = allocator.allocate(available, count);
-        assertThat(got.size()).as("%s from %s", count, available).isEqualTo(count);
-        assertThat(available.containsAll(got)).as("%s within %s", got, available).isTrue();
+        for (CpuSet got : new CpuSet[] {allocator.allocate(available, count), allocator.allocateSpread(available, count, CpuSet.EMPTY)}) {
+          assertThat(got.size()).as("%s from %s", count, available).isEqualTo(count);
+          assertThat(available.containsAll(got)).as("%s within %s", got, available).isTrue();
+        }
       }
     }
   }

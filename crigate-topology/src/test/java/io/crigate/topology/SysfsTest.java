@@ -24,7 +24,9 @@ class SysfsTest {
         new Case("2-socket-4-node-32-cpu-smt", "0-31", "", "", 2, 4, 2),
         new Case("1-socket-8-core-isolated-6-7", "0-7", "", "6-7", 1, 1, 1),
         // cpu 3 and its sibling 11 offline: 14 online, 14 / 7 cores = 2 threads per core
-        new Case("2-socket-16-cpu-smt-offline-3-11", "0-2,4-10,12-15", "3,11", "", 2, 2, 2));
+        new Case("2-socket-16-cpu-smt-offline-3-11", "0-2,4-10,12-15", "3,11", "", 2, 2, 2),
+        // 4 P-cores with 2 threads and 8 E-cores with 1: 16 CPUs on 12 cores, 1 thread per core rounded down
+        new Case("1-socket-hybrid-4p-smt-8e", "0-15", "", "", 1, 1, 1));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -282,7 +282,8 @@ class SeedArgumentsTest {
         cpu:
           classes:
             idle: {minFreq: 800000, maxFreq: 1200000}
-            turbo: {minFreq: 3000000, maxFreq: 3600000, energyPerformancePreference: 0}
+            turbo: {minFreq: 3000000, maxFreq: 3600000, uncoreMinFreq: 2000000, uncoreMaxFreq: 2400000,
+                    disabledCstates: [C6], energyPerformancePreference: 0}
         """);
     SeedCommandLine line = translate("--fallback-config", config.toString(), "--runtime-socket", "/run/c.sock");
 
@@ -292,6 +293,9 @@ class SeedArgumentsTest {
     assertThat(line.settings().at("/policy/balloons/balloonTypes/0/cpuClass").asText()).isEqualTo("turbo");
     assertThat(line.settings().at("/policy/balloons/control/cpu/classes/turbo/maxFreq").asLong()).isEqualTo(3600000);
     assertThat(line.settings().at("/policy/balloons/control/cpu/classes/idle/minFreq").asLong()).isEqualTo(800000);
+    assertThat(line.settings().at("/policy/balloons/control/cpu/classes/turbo/uncoreMinFreq").asLong()).isEqualTo(2000000);
+    assertThat(line.settings().at("/policy/balloons/control/cpu/classes/turbo/uncoreMaxFreq").asLong()).isEqualTo(2400000);
+    assertThat(line.settings().at("/policy/balloons/control/cpu/classes/turbo/disabledCstates/0").asText()).isEqualTo("C6");
     assertThat(line.settings().at("/policy/balloons/control/cpu/classes/turbo").has("energyPerformancePreference")).isFalse();
     assertThat(settings(line, Outcome.REFUSED)).containsExactly("cpu.classes.turbo.energyPerformancePreference");
   }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * CRI Resource Manager's {@code policy:} section (Active, ReservedResources, AvailableResources and
@@ -28,11 +29,18 @@ public final class CriRmPolicySection {
       Map.entry("prefernewballoons", "preferNewBalloons"), Map.entry("preferspreadingpods", "preferSpreadingPods"),
       Map.entry("minballoons", "minBalloons"), Map.entry("maxballoons", "maxBalloons"),
       Map.entry("preferpernamespaceballoon", "preferPerNamespaceBalloon"), Map.entry("shareidlecpusinsame", "shareIdleCPUsInSame"),
-      Map.entry("cpuclass", "cpuClass"), Map.entry("preferisolcpus", "preferIsolCpus"));
+      Map.entry("cpuclass", "cpuClass"), Map.entry("preferisolcpus", "preferIsolCpus"),
+      Map.entry("preferspreadonphysicalcores", "preferSpreadOnPhysicalCores"),
+      Map.entry("allocatortopologybalancing", "allocatorTopologyBalancing"), Map.entry("prefercoretype", "preferCoreType"),
+      Map.entry("preferclosetodevices", "preferCloseToDevices"));
   /** The balloons section's own settings that carry over, lower-cased, and crigate's names for them. */
   private static final Map<String, String> BALLOONS_FIELDS = Map.of(
       "reservedpoolnamespaces", "reservedPoolNamespaces", "idlecpuclass", "idleCPUClass",
-      "allocatortopologybalancing", "allocatorTopologyBalancing");
+      "allocatortopologybalancing", "allocatorTopologyBalancing", "preferspreadonphysicalcores", "preferSpreadOnPhysicalCores");
+  /** CRI Resource Manager's CPU class fields, lower-cased, and crigate's names for them. */
+  private static final Map<String, String> CPU_CLASS_FIELDS = Map.of(
+      "minfreq", "minFreq", "maxfreq", "maxFreq", "uncoreminfreq", "uncoreMinFreq", "uncoremaxfreq", "uncoreMaxFreq",
+      "disabledcstates", "disabledCstates");
   private static final Set<String> KNOWN_SECTIONS = Set.of("active", "reservedresources", "availableresources");
 
   /** Per-policy booleans whose crigate behaviour is fixed: the value crigate always has. */
@@ -249,7 +257,7 @@ public final class CriRmPolicySection {
     section.properties().forEach(entry -> {
       String setting = prefix + "." + entry.getKey();
       if (!entry.getKey().equalsIgnoreCase("classes") || !entry.getValue().isObject()) {
-        findings.refused(setting, "crigate reads only the CPU classes (classes: {name: {minFreq, maxFreq}})");
+        findings.refused(setting, "crigate reads only the CPU classes (classes: {name: {minFreq, maxFreq, ...}})");
         return;
       }
       ObjectNode classes = out.putObject("balloons").putObject("control").putObject("cpu").putObject("classes");
@@ -257,13 +265,12 @@ public final class CriRmPolicySection {
         ObjectNode translated = classes.putObject(cpuClass.getKey());
         cpuClass.getValue().properties().forEach(field -> {
           String fieldName = setting + "." + cpuClass.getKey() + "." + field.getKey();
-          String lower = field.getKey().toLowerCase(Locale.ROOT);
-          if (lower.equals("minfreq") || lower.equals("maxfreq")) {
-            String crigate = lower.equals("minfreq") ? "minFreq" : "maxFreq";
+          String crigate = CPU_CLASS_FIELDS.get(field.getKey().toLowerCase(Locale.ROOT));
+          if (crigate != null) {
             translated.set(crigate, field.getValue());
             findings.mapped(fieldName, "policy.balloons.control.cpu.classes.%s.%s".formatted(cpuClass.getKey(), crigate));
           } else {
-            findings.refused(fieldName, "crigate's CPU classes set minFreq and maxFreq only");
+            findings.refused(fieldName, "crigate's CPU classes set " + String.join(", ", new TreeSet<>(CPU_CLASS_FIELDS.values())) + " only");
           }
         });
       });

@@ -128,6 +128,7 @@ class CriRmPolicySectionTest {
             PinMemory: true
             IdleCPUClass: lowpower
             AllocatorTopologyBalancing: true
+            PreferSpreadOnPhysicalCores: true
             ReservedPoolNamespaces: [monitor-*]
             BalloonTypes:
               - Name: full-core
@@ -143,6 +144,9 @@ class CriRmPolicySectionTest {
                 PreferIsolCpus: true
                 CpuClass: turbo
                 PreferCloseToDevices: [/sys/class/net/eth0]
+                PreferSpreadOnPhysicalCores: false
+                PreferCoreType: performance
+                HideHyperthreads: true
         """), "policy", findings);
 
     assertThat(out.get("active").asText()).isEqualTo("balloons");
@@ -163,12 +167,16 @@ class CriRmPolicySectionTest {
     assertThat(type.get("cpuClass").asText()).isEqualTo("turbo");
     assertThat(balloons.get("idleCPUClass").asText()).isEqualTo("lowpower");
     assertThat(balloons.get("allocatorTopologyBalancing").asBoolean()).isTrue();
+    assertThat(balloons.get("preferSpreadOnPhysicalCores").asBoolean()).isTrue();
+    assertThat(type.get("preferCloseToDevices").get(0).asText()).isEqualTo("/sys/class/net/eth0");
+    assertThat(type.get("preferSpreadOnPhysicalCores").asBoolean()).isFalse();
+    assertThat(type.get("preferCoreType").asText()).isEqualTo("performance");
     assertThat(findings.with(SeedFinding.Outcome.MAPPED)).extracting(SeedFinding::setting)
         .contains("policy.balloons.IdleCPUClass", "policy.balloons.BalloonTypes[0].CpuClass", "policy.balloons.BalloonTypes[0].MinBalloons");
     // what crigate still lacks is refused by name, and does not reach the translated type
-    assertThat(type.has("PreferCloseToDevices")).isFalse();
+    assertThat(type.has("HideHyperthreads")).isFalse();
     assertThat(findings.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::setting)
-        .containsExactly("policy.balloons.BalloonTypes[0].PreferCloseToDevices");
+        .containsExactly("policy.balloons.BalloonTypes[0].HideHyperthreads");
   }
 
   @Test
