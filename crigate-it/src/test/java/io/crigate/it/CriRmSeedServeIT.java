@@ -7,8 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,20 +24,8 @@ class CriRmSeedServeIT {
   static final Infra infra = Infra.fromEnvironment();
 
   /** CRI Resource Manager's sample-configs/static-policy.cfg, verbatim: options one per line, without dashes. */
-  static final String SAMPLE_STATIC_POLICY_CFG = """
-      # enable the static policy
-      policy = static
-      # reserve a full CPU for kube- and system-reserved tasks
-      reserved-resources = cpu=1000m
-      # turn on debugging for the agnostic and static policy modules
-      logger-debug = policy,static
-      # suppress dumping of everything
-      dump = off:.*
-      # then turn on dumping of interesting messages
-      dump = full:RunPodSandbox,StopPodSandbox,RemovePodSandbox
-      dump = full:CreateContainer,StartContainer,StopContainer,RemoveContainer
-      dump = full:UpdateContainerResources
-      """;
+  static final Path SAMPLE_STATIC_POLICY_CFG =
+      Infra.repositoryRoot().resolve("crigate-cli/src/test/resources/seeds/cri-resmgr/static-policy.cfg");
 
   /** The README, "Running the relay with policies enabled", second example, verbatim. */
   static final String README_STATIC_PLUS = """
@@ -49,36 +37,26 @@ class CriRmSeedServeIT {
 
   @TempDir
   Path work;
-  private CrigateProcess crigate;
+  @RegisterExtension
+  final PerTestCrigate crigate = new PerTestCrigate();
   private PolicyPods pods;
-
-  @AfterEach
-  void stop() throws Exception {
-    if (pods != null) {
-      pods.removeAll();
-    }
-    if (crigate != null) {
-      crigate.close();
-    }
-  }
 
   private void serve(String... criRmArguments) {
     List<String> arguments = new ArrayList<>(List.of(criRmArguments));
     arguments.addAll(List.of("--runtime-socket", infra.containerdA(), "--relay-socket", work.resolve("crigate.sock").toString(),
         "--relay-dir", work.resolve("state").toString()));
-    crigate = CrigateProcess.serve(work, Map.of(), arguments);
-    pods = new PolicyPods(() -> crigate, work.resolve("pods"), infra);
+    pods = crigate.adopt(CrigateProcess.serve(work, Map.of(), arguments), work.resolve("pods"), infra);
   }
 
   private void assertTheReservedCpuIsKeptOutOfExclusiveCpusets() {
     String guaranteed = pods.startShell("guaranteed", Map.of("cpu", "1", "memory", "64Mi"), Map.of("cpu", "1", "memory", "64Mi"));
     String burstable = pods.startShell("burstable", Map.of("cpu", "100m"), Map.of());
-    assertThat(pods.allowedCpus(guaranteed)).as(crigate.logTail()).isEqualTo("1");
+    assertThat(pods.allowedCpus(guaranteed)).as(crigate.process().logTail()).isEqualTo("1");
     assertThat(pods.allowedCpus(burstable)).isEqualTo("0");
   }
 
   private List<String> logLines(String level) throws Exception {
-    return Files.readAllLines(crigate.log()).stream().filter(line -> line.matches("\\S+ " + level + " +\\[.*")).toList();
+    return Files.readAllLines(crigate.process().log()).stream().filter(line -> line.matches("\\S+ " + level + " +\\[.*")).toList();
   }
 
   @Test
@@ -92,17 +70,16 @@ class CriRmSeedServeIT {
 
   @Test
   void theSampleOneOptionPerLineFileSetsPolicyReservationAndDumpAndLoggerLevelWarnLeavesOnlyWarnings() throws Exception {
-    Path config = Files.writeString(work.resolve("static-policy.cfg"), SAMPLE_STATIC_POLICY_CFG);
     Path dump = work.resolve("cri.dump");
     // cri-resmgr -config static-policy.cfg, with the dump written to a file and CRI-RM's --logger-level
-    serve("-config", config.toString(), "-dump-file", dump.toString(), "--logger-level", "warn");
+    serve("-config", SAMPLE_STATIC_POLICY_CFG.toString(), "-dump-file", dump.toString(), "--logger-level", "warn");
 
     assertTheReservedCpuIsKeptOutOfExclusiveCpusets();
     // "dump = off:.*" then "full:" for the lifecycle calls: CreateContainer is dumped in full, Version is not
     String dumped = Files.readString(dump);
     assertThat(dumped).containsPattern("method: \\S*CreateContainer").contains("response:").doesNotContainPattern("method: \\S*Version");
     // "logger-debug = policy,static" names CRI Resource Manager's components: one warning, no debug lines
-    assertThat(Files.readAllLines(crigate.log())).filteredOn(line -> line.startsWith("crigate serve: warning: "))
+    assertThat(Files.readAllLines(crigate.process().log())).filteredOn(line -> line.startsWith("crigate serve: warning: "))
         .singleElement().asString().contains("logger-debug");
     assertThat(logLines("(DEBUG|INFO)")).as("with --logger-level warn").isEmpty();
   }
@@ -113,6 +90,6 @@ class CriRmSeedServeIT {
     serve("--force-config", config.toString());
 
     assertTheReservedCpuIsKeptOutOfExclusiveCpusets();
-    assertThat(Files.readString(crigate.log())).contains("static-plus policy: container ").contains("/guaranteed/0 gets exclusive CPUs 1");
+    assertThat(Files.readString(crigate.process().log())).contains("static-plus policy: container ").contains("/guaranteed/0 gets exclusive CPUs 1");
   }
 }

@@ -8,8 +8,8 @@ import io.grpc.StatusRuntimeException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,24 +28,14 @@ class NriPluginsCpuHintsIT {
 
   @TempDir
   Path work;
-  private CrigateProcess crigate;
+  @RegisterExtension
+  final PerTestCrigate crigate = new PerTestCrigate();
   private PolicyPods pods;
 
-  @AfterEach
-  void stop() throws Exception {
-    if (pods != null) {
-      pods.removeAll();
-    }
-    if (crigate != null) {
-      crigate.close();
-    }
-  }
-
   private void serve(String policy, HostSysfs sysfs) {
-    crigate = CrigateProcess.start(work, List.of("default:" + infra.containerdA()), """
+    pods = crigate.adopt(CrigateProcess.start(work, List.of("default:" + infra.containerdA()), """
         policy: {active: %s, sysfsRoot: "%s", kubeletCpuManagerState: "%s/none"}
-        """.formatted(policy, sysfs.root(), work));
-    pods = new PolicyPods(() -> crigate, work.resolve("pods"), infra);
+        """.formatted(policy, sysfs.root(), work)), work.resolve("pods"), infra);
   }
 
   /** nri-plugins' example: the whole pod opts in, container C1 opts out. */
@@ -72,7 +62,7 @@ class NriPluginsCpuHintsIT {
     // shared containers never run on an isolated CPU
     String shared = pods.startShell("shared", Map.of("cpu", "100m"), Map.of());
 
-    assertThat(pods.allowedCpus(isolated)).as(crigate.logTail()).isEqualTo("1");
+    assertThat(pods.allowedCpus(isolated)).as(crigate.process().logTail()).isEqualTo("1");
     assertThat(pods.allowedCpus(shared)).isEqualTo("0");
   }
 
@@ -90,7 +80,7 @@ class NriPluginsCpuHintsIT {
     String die = pods.startShell("C4", Map.of("cpu", "100m"), Map.of(),
         Map.of("unlimited-burstable.resource-policy.nri.io/container.C4", "die")).containerId();
 
-    assertThat(pods.allowedCpus(package_)).as(crigate.logTail()).isEqualTo("0-1");
+    assertThat(pods.allowedCpus(package_)).as(crigate.process().logTail()).isEqualTo("0-1");
     assertThat(pods.allowedCpus(criRm)).isEqualTo("0-1");
     assertThat(pods.allowedCpus(plain)).isIn("0", "1");
     assertThat(pods.allowedCpus(die)).isIn("0", "1");
