@@ -10,6 +10,8 @@ packages+=(apache2-utils)
 packages+=(socat)
 # Slurm single node with accounting, slurmrestd and sshd (scripts/infra/slurm-up.sh)
 packages+=(munge slurmctld slurmd slurm-client slurmdbd slurmrestd slurm-wlm-jwt-plugin mariadb-server openssh-server openssh-client)
+# Open MPI, which multi-cri's MPI_VERSION/MPI_FLAGS jobs run under (mpirun inside the Slurm job; MultiCriSeedIT)
+packages+=(openmpi-bin)
 # the slurm backend's podman image runner, run for real by PodmanRunnerIT
 packages+=(podman)
 # crigate-ttrpc's GoInteropIT and the ttrpc benchmark build containerd's Go ttrpc (GOPATH mode, Go 1.19)

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,17 +25,17 @@ final class CrigateProcess implements AutoCloseable {
 
   private final Path repository;
   private final Path workDir;
-  private final List<String> backends;
-  private final String configYaml;
+  private final List<String> arguments;
+  private final Map<String, String> environment;
   private final Path log;
   private Process process;
   private CriConnection cri;
 
-  private CrigateProcess(Path repository, Path workDir, List<String> backends, String configYaml) {
+  private CrigateProcess(Path repository, Path workDir, List<String> arguments, Map<String, String> environment) {
     this.repository = repository;
     this.workDir = workDir;
-    this.backends = List.copyOf(backends);
-    this.configYaml = configYaml;
+    this.arguments = List.copyOf(arguments);
+    this.environment = Map.copyOf(environment);
     this.log = workDir.resolve("crigate.log");
   }
 
@@ -43,9 +44,34 @@ final class CrigateProcess implements AutoCloseable {
    * when not empty, as its {@code --config} file ({@link #WORK_DIR} replaced), and waits until it serves.
    */
   static CrigateProcess start(Path workDir, List<String> backends, String configYaml) {
-    CrigateProcess crigate = new CrigateProcess(Infra.repositoryRoot(), workDir, backends, configYaml);
+    List<String> arguments = new ArrayList<>(List.of("--socket", workDir.resolve("crigate.sock").toString(),
+        "--state-dir", workDir.resolve("state").toString(), "--remote-runtime-endpoints", String.join(",", backends)));
+    if (!configYaml.isEmpty()) {
+      try {
+        Files.createDirectories(workDir);
+        Path config = Files.writeString(workDir.resolve("crigate.yaml"), configYaml.replace(WORK_DIR, workDir.toString()));
+        arguments.addAll(List.of("--config", config.toString()));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+    return serve(workDir, Map.of(), arguments);
+  }
+
+  /**
+   * Starts {@code crigate serve ARGUMENTS} as written, with {@code environment} added to this
+   * process's, and waits until it serves: for the seed systems' own command lines, which must put
+   * the socket at {@link #socket()} in their own words.
+   */
+  static CrigateProcess serve(Path workDir, Map<String, String> environment, List<String> arguments) {
+    CrigateProcess crigate = new CrigateProcess(Infra.repositoryRoot(), workDir, arguments, environment);
     crigate.launch();
     return crigate;
+  }
+
+  /** crigate's log so far (standard output and error). */
+  Path log() {
+    return log;
   }
 
   Path socket() {
@@ -98,18 +124,13 @@ final class CrigateProcess implements AutoCloseable {
   private void launch() {
     try {
       Files.createDirectories(stateDir());
-      List<String> command = new ArrayList<>(List.of(repository.resolve("bin/crigate").toString(), "serve",
-          "--socket", socket().toString(),
-          "--state-dir", stateDir().toString(),
-          "--remote-runtime-endpoints", String.join(",", backends)));
-      if (!configYaml.isEmpty()) {
-        Path config = Files.writeString(workDir.resolve("crigate.yaml"), configYaml.replace(WORK_DIR, workDir.toString()));
-        command.addAll(List.of("--config", config.toString()));
-      }
-      process = new ProcessBuilder(command)
+      List<String> command = new ArrayList<>(List.of(repository.resolve("bin/crigate").toString(), "serve"));
+      command.addAll(arguments);
+      ProcessBuilder builder = new ProcessBuilder(command)
           .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-          .start();
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+      builder.environment().putAll(environment);
+      process = builder.start();
     } catch (IOException e) {
       throw new UncheckedIOException("cannot start " + repository.resolve("bin/crigate"), e);
     }

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.function.Supplier;
+import java.nio.file.Path;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
@@ -23,13 +25,20 @@ final class PolicyPods implements AfterEachCallback {
 
   private static final Pattern ALLOWED = Pattern.compile("Cpus_allowed_list:\\s*(\\S+)");
 
-  private final CrigateExtension crigate;
+  private final Supplier<CrigateProcess> crigate;
+  private final Path podLogs;
   private final Infra infra;
   private final List<String> pods = new ArrayList<>();
   private final List<Started> running = new ArrayList<>();
 
   PolicyPods(CrigateExtension crigate, Infra infra) {
+    this(crigate::process, crigate.workDir().resolve("pods"), infra); // the class's crigate runs before test instances exist
+  }
+
+  /** Over a crigate the test starts itself; pod logs go under {@code podLogs}. */
+  PolicyPods(Supplier<CrigateProcess> crigate, Path podLogs, Infra infra) {
     this.crigate = crigate;
+    this.podLogs = podLogs;
     this.infra = infra;
   }
 
@@ -51,13 +60,13 @@ final class PolicyPods implements AfterEachCallback {
       Map<String, String> annotations) {
     Map<String, String> all = new HashMap<>(annotations);
     all.put(ResourceAnnotation.KEY, ResourceAnnotation.format(Map.of(name, Map.of("requests", requests, "limits", limits))));
-    PodSandboxConfig base = hostNetworkPod("policy-" + name, crigate.workDir().resolve("pods"));
+    PodSandboxConfig base = hostNetworkPod("policy-" + name, podLogs);
     PodSandboxConfig pod = base.toBuilder().setMetadata(base.getMetadata().toBuilder().setNamespace(namespace))
         .putAllAnnotations(all).build();
-    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.get().cri().runtime();
     String podId = runtime.runPodSandbox(runPod(pod, "")).getPodSandboxId();
     pods.add(podId);
-    crigate.cri().images().pullImage(pull(infra.baseImage(), pod, ""));
+    crigate.get().cri().images().pullImage(pull(infra.baseImage(), pod, ""));
     String id = runtime.createContainer(create(podId,
         shellContainer(name, infra.baseImage(), "trap 'exit 0' TERM; while :; do sleep 1; done"), pod)).getContainerId();
     runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
@@ -68,10 +77,10 @@ final class PolicyPods implements AfterEachCallback {
 
   /** Stops and removes a container, then its pod, in the kubelet's order. */
   void remove(Started started) {
-    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
+    RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.get().cri().runtime();
     runtime.stopContainer(StopContainerRequest.newBuilder().setContainerId(started.containerId()).setTimeout(5).build());
     runtime.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(started.containerId()).build());
-    crigate.cri().removePod(started.podId());
+    crigate.get().cri().removePod(started.podId());
     pods.remove(started.podId());
     running.remove(started);
   }
@@ -87,13 +96,13 @@ final class PolicyPods implements AfterEachCallback {
    */
   void removeAll() {
     List.copyOf(running).forEach(this::remove);
-    pods.forEach(id -> crigate.cri().removePod(id));
+    pods.forEach(id -> crigate.get().cri().removePod(id));
     pods.clear();
   }
 
   /** The CPUs a fresh process in the container may run on, as the kernel reports them. */
   String allowedCpus(String containerId) {
-    ExecSyncResponse exec = crigate.cri().runtime().execSync(ExecSyncRequest.newBuilder().setContainerId(containerId)
+    ExecSyncResponse exec = crigate.get().cri().runtime().execSync(ExecSyncRequest.newBuilder().setContainerId(containerId)
         .addCmd("grep").addCmd("Cpus_allowed_list").addCmd("/proc/self/status").setTimeout(10).build());
     assertThat(exec.getExitCode()).as(exec.getStderr().toStringUtf8()).isZero();
     Matcher m = ALLOWED.matcher(exec.getStdout().toStringUtf8());

@@ -85,7 +85,11 @@ final class JobPlanner {
     refuseShellChains(container.getMetadata().getName(), argv);
     String image = container.getImage().getImage();
     String workingDir = container.getWorkingDir();
-    List<String> command = new ArrayList<>(mpiLauncher(env, annotations));
+    List<String> launcher = mpiLauncher(env, annotations);
+    if (!options.asMap().containsKey("ntasks")) {
+      mpiProcesses(launcher).ifPresent(processes -> options.set("ntasks", processes));
+    }
+    List<String> command = new ArrayList<>(launcher);
     command.addAll(runner.command(image, containerId, argv, workingDir));
 
     Map<String, String> jobEnv = new LinkedHashMap<>();
@@ -222,6 +226,21 @@ final class JobPlanner {
       result.put(match.group(1), match.group(2));
     }
     return result;
+  }
+
+  /**
+   * The process count an mpirun line asks for ({@code -np N}, {@code -n N}, {@code -c N}). Open MPI
+   * starts no more processes than the allocation has slots ("not enough slots available"), so
+   * multi-cri's README job, {@code MPI_FLAGS: "-np 2"} without JOB_NUM_CORES, gets as many tasks as
+   * it asks processes for; a task count given any other way wins.
+   */
+  private static Optional<String> mpiProcesses(List<String> launcher) {
+    for (int i = 1; i + 1 < launcher.size(); i++) {
+      if (List.of("-np", "--np", "-n", "--n", "-c").contains(launcher.get(i)) && launcher.get(i + 1).matches("[1-9][0-9]*")) {
+        return Optional.of(launcher.get(i + 1));
+      }
+    }
+    return Optional.empty();
   }
 
   private static List<String> mpiLauncher(Map<String, String> env, Map<String, String> annotations) {

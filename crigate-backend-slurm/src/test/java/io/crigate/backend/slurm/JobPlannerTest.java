@@ -182,6 +182,22 @@ class JobPlannerTest {
     assertThat(plan.preRun()).containsExactly("module load x", "echo pre");
   }
 
+  /** Open MPI refuses to start more processes than the job has slots, so -np N asks Slurm for N tasks. */
+  @Test
+  void mpiProcessCountBecomesTheTaskCountUnlessOneIsGiven() {
+    JobPlan asked = planner.plan(container(Map.of("MPI_VERSION", "1.10.2", "MPI_FLAGS", "-np 2")).build(), pod(Map.of()), "p", "c");
+    JobPlan given = planner.plan(container(Map.of("MPI_VERSION", "1.10.2", "MPI_FLAGS", "-np 2", "JOB_NUM_CORES", "1")).build(),
+        pod(Map.of()), "p", "c");
+    JobPlan flagged = planner.plan(container(Map.of("MPI_VERSION", "1.10.2", "MPI_FLAGS", "-n 2")).build(),
+        pod(Map.of(JobPlanner.FLAGS, "--ntasks=1")), "p", "c");
+    JobPlan notMpi = planner.plan(container(Map.of("MPI_FLAGS", "-np 2")).build(), pod(Map.of()), "p", "c");
+
+    assertThat(asked.options().asMap()).containsEntry("ntasks", "2");
+    assertThat(given.options().asMap()).containsEntry("ntasks", "1");
+    assertThat(flagged.options().asMap()).containsEntry("ntasks", "1");
+    assertThat(notMpi.options().asMap()).doesNotContainKey("ntasks");
+  }
+
   @Test
   void customConfigBecomesSbatchInputVariables() {
     JobPlan plan = planner.plan(container(Map.of("JOB_CUSTOM_CONFIG", "SBATCH_TIMELIMIT=5\nSBATCH_QOS=low")).build(),

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.api.cri.v1.*;
 import io.crigate.spi.CrigateException;
 import java.nio.charset.StandardCharsets;
@@ -121,5 +122,51 @@ class MultiCriSeedIT {
     assertThat(catchThrowable(() -> start(backend, ids[1]))).isInstanceOf(CrigateException.InvalidArgument.class)
         .hasMessageContaining("sbatch rejected job").hasMessageContaining("generic resource (gres)");
     assertThat(jobsNamed(SlurmClient.NAME_PREFIX + ids[1])).isEmpty();
+  }
+
+  /**
+   * The README's MPI job ("Slurm job with MPI"), its environment as written: MPI_VERSION, MPI_FLAGS
+   * "-np 2", the cluster login from the Secret (here slurm-up.sh's user crigate-hpc on this host's
+   * sshd; Open MPI refuses to run as root, which the backend's own local transport is),
+   * CLUSTER_CONFIG and JOB_QUEUE, with the image and {@code command: ["ls", "/"]}. Open MPI 4 from
+   * Debian runs under Slurm 22.05 here (scripts/infra/install-deps.sh): two ranks, so the listing
+   * is there twice, and a second container of the pod prints each rank's place in the world.
+   */
+  @Test
+  void theReadmesMpiJobRunsItsCommandOnceForEachOfTheRanksMpiFlagsAskFor() throws Exception {
+    ObjectNode settings = settings(Transport.LOCAL);
+    settings.putObject("containerLogins").put("knownHostsFile", env("CRIGATE_SSH_KNOWN_HOSTS"));
+    backend = backend(settings, tmp.resolve("state"));
+    Map<String, String> readme = Map.of("MPI_VERSION", "1.10.2", "MPI_FLAGS", "-np 2",
+        "CLUSTER_USERNAME", env("CRIGATE_SSH_PASSWORD_USER"),
+        "CLUSTER_PASSWORD", Files.readString(Path.of(env("CRIGATE_SSH_PASSWORD_FILE"))),
+        "CLUSTER_HOST", "127.0.0.1", "CLUSTER_PORT", env("CRIGATE_SSH_PORT"),
+        "CLUSTER_CONFIG", "echo cluster-config-ran", "JOB_QUEUE", "debug");
+    PodSandboxConfig pod = pod("job-perl-slurm-mpi", tmp.resolve("logs"), Map.of());
+    ContainerConfig job = container("job-slurm-container", List.of("ls", "/"), readme).toBuilder()
+        .setImage(ImageSpec.newBuilder().setImage("multicri/docker.perl:latest")).build();
+    String[] ids = create(backend, pod, job);
+    String ranks = backend.createContainer(CreateContainerRequest.newBuilder().setPodSandboxId(ids[0]).setSandboxConfig(pod)
+        .setConfig(container("ranks", List.of("/bin/sh", "-c", "echo rank=$OMPI_COMM_WORLD_RANK/$OMPI_COMM_WORLD_SIZE"),
+            readme)).build()).getContainerId();
+
+    assertThat(runToTheEnd(ids[1]).getReason()).isEqualTo("Completed");
+    assertThat(runToTheEnd(ranks).getReason()).isEqualTo("Completed");
+
+    Path log = tmp.resolve("logs/job-slurm-container/0.log");
+    awaitLog(log, "cluster-config-ran");
+    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+      String listing = Files.readString(log);
+      // "bin" begins the listing, alone or, as Open MPI gives ranks a terminal, its first row of columns
+      assertThat(listing.lines().filter(line -> line.matches(".* stdout F bin(\\s.*)?"))).as(listing).hasSize(2);
+      assertThat(listing.lines().filter(line -> line.endsWith(" stdout F cluster-config-ran"))).as(listing).hasSize(1);
+    });
+    String world = awaitLog(tmp.resolve("logs/ranks/0.log"), "rank=1/2");
+    assertThat(world).contains(" stdout F rank=0/2").contains(" stdout F rank=1/2");
+    String slurmJob = jobsNamed(SlurmClient.NAME_PREFIX + ids[1]).getFirst().strip();
+    Process scontrol = new ProcessBuilder("scontrol", "show", "job", slurmJob).redirectErrorStream(true).start();
+    String record = new String(scontrol.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(scontrol.waitFor()).as(record).isZero();
+    assertThat(record).contains("NumTasks=2").contains("Partition=debug").containsPattern("UserId=" + env("CRIGATE_SSH_PASSWORD_USER") + "\\(");
   }
 }

@@ -137,21 +137,8 @@ class SeedArgumentsTest {
 
   @Test
   void criRmSampleStaticPolicyCfgAddsUpItsDumpLines() throws Exception {
-    // sample-configs/static-policy.cfg
-    Path config = Files.writeString(dir.resolve("static-policy.cfg"), """
-        # enable the static policy
-        policy = static
-        # reserve a full CPU for kube- and system-reserved tasks
-        reserved-resources = cpu=1000m
-        # turn on debugging for the agnostic and static policy modules
-        logger-debug = policy,static
-        # suppress dumping of everything
-        dump = off:.*
-        # then turn on dumping of interesting messages
-        dump = full:RunPodSandbox,StopPodSandbox,RemovePodSandbox
-        dump = full:CreateContainer,StartContainer,StopContainer,RemoveContainer
-        dump = full:UpdateContainerResources
-        """);
+    // CRI Resource Manager's sample-configs/static-policy.cfg, verbatim (crigate-it's CriRmSeedServeIT runs it too)
+    Path config = Path.of(getClass().getResource("/seeds/cri-resmgr/static-policy.cfg").toURI());
     SeedCommandLine line = translate("--force-config", config.toString());
 
     assertThat(line.settings().at("/policy/active").asText()).isEqualTo("static");
