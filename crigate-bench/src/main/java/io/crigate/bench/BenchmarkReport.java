@@ -17,43 +17,56 @@ final class BenchmarkReport {
 
   /** Pod lifecycle times per side; {@code baseline} is empty when no baseline checkout ran. */
   record Lifecycle(Samples direct, Samples viaCrigate, Samples baseline) {
-    double ratio() {
-      return viaCrigate.medianMillis() / direct.medianMillis();
+    MedianRatio ratio() {
+      return MedianRatio.ofMedians(viaCrigate, direct);
     }
 
-    double baselineRatio() {
-      return baseline.medianMillis() / direct.medianMillis();
+    MedianRatio pairedRatio() {
+      return MedianRatio.paired(viaCrigate, direct);
+    }
+
+    MedianRatio baselineRatio() {
+      return MedianRatio.paired(baseline, direct);
+    }
+
+    /** crigate against the baseline build in the same rounds: whether the change itself moved the lifecycle. */
+    MedianRatio againstBaseline() {
+      return MedianRatio.paired(viaCrigate, baseline);
     }
   }
 
   private Samples startsToServing = new Samples();
   private Samples baselineStartsToServing = new Samples();
   private final String loadAtStart = loadAverage();
-  private long idleRss;
-  private long loadedRss;
-  private long baselineIdleRss;
-  private long baselineLoadedRss;
+  private Samples idleRss = new Samples();
+  private Samples loadedRss = new Samples();
+  private Samples baselineIdleRss = new Samples();
+  private Samples baselineLoadedRss = new Samples();
   private int loadedPods;
   private Lifecycle lifecycle;
   private List<PairedLatency.Result> latencies = List.of();
+  private String sidesLine = "";
 
   void startsToServing(Samples starts, Samples baselineStarts) {
     startsToServing = starts;
     baselineStartsToServing = baselineStarts;
   }
 
-  void idleRss(long bytes) {
-    idleRss = bytes;
+  /** What each crigate side ran: its checkout and its extra JVM options, so a run comparing options says which. */
+  void sides(String crigate, String baseline) {
+    sidesLine = "crigate: " + crigate + (baseline == null ? "" : "; baseline: " + baseline) + "\n";
   }
 
-  void baselineRss(long idle, long loaded) {
+  /** Resident-set readings in bytes: idle after warm-up, and with {@code pods} pods after the timed calls. */
+  void rss(int pods, Samples idle, Samples loaded) {
+    loadedPods = pods;
+    idleRss = idle;
+    loadedRss = loaded;
+  }
+
+  void baselineRss(Samples idle, Samples loaded) {
     baselineIdleRss = idle;
     baselineLoadedRss = loaded;
-  }
-
-  void loadedRss(int pods, long bytes) {
-    loadedPods = pods;
-    loadedRss = bytes;
   }
 
   void lifecycle(Lifecycle measured) {
@@ -69,7 +82,7 @@ final class BenchmarkReport {
     md.append("Run at ").append(Instant.now()).append(" on ").append(machine())
         .append(", Java ").append(Runtime.version()).append(", runtime ").append(runtimeEndpoint).append("\n")
         .append("Load average (1/5/15 min) at start ").append(loadAtStart).append(", at end ").append(loadAverage())
-        .append("\n\n");
+        .append("\n").append(sidesLine).append("\n");
     boolean baseline = latencies.stream().anyMatch(r -> r.sides().stream().anyMatch(side -> side.name().equals(BASELINE)));
     md.append("| call | n | direct p50 µs | relay p50 µs | via crigate p50 µs | relay added p50 µs | crigate added p50 µs"
         + " | direct p99 µs | relay added p99 µs | crigate added p99 µs | relay CPU µs/call | crigate CPU µs/call |");
@@ -92,18 +105,25 @@ final class BenchmarkReport {
       md.append("| pod lifecycle median, direct (run, create, start, stop, remove; n=%d) | %.1f ms |\n"
           .formatted(lifecycle.direct().count(), lifecycle.direct().medianMillis()));
       md.append("| pod lifecycle median, via crigate | %.1f ms |\n".formatted(lifecycle.viaCrigate().medianMillis()));
-      md.append("| lifecycle ratio (via / direct) | **%.3f** |\n".formatted(lifecycle.ratio()));
+      md.append("| lifecycle ratio (via / direct), ratio of medians [95%% bootstrap interval over rounds] | %s |\n"
+          .formatted(interval(lifecycle.ratio())));
+      md.append("| lifecycle ratio (via / direct), median of each round's own ratio [95%% interval] | **%s** |\n"
+          .formatted(interval(lifecycle.pairedRatio())));
       if (lifecycle.baseline().count() > 0) {
-        md.append("| baseline build lifecycle median / ratio (same rounds) | %.1f ms / %.3f |\n"
-            .formatted(lifecycle.baseline().medianMillis(), lifecycle.baselineRatio()));
+        md.append("| baseline build lifecycle median / ratio to direct, per round (same rounds) | %.1f ms / %s |\n"
+            .formatted(lifecycle.baseline().medianMillis(), interval(lifecycle.baselineRatio())));
+        md.append("| crigate / baseline build lifecycle, per round (same rounds) | %s |\n".formatted(interval(lifecycle.againstBaseline())));
       }
     }
-    md.append("| crigate RSS idle | **%.1f MiB** |\n".formatted(idleRss / MIB));
-    if (baselineIdleRss > 0) {
-      md.append("| baseline build RSS idle / with %d pods | %.1f / %.1f MiB |\n"
-          .formatted(loadedPods, baselineIdleRss / MIB, baselineLoadedRss / MIB));
+    if (idleRss.count() > 0) {
+      md.append("| crigate RSS idle, median (min-max) of %d readings 1 s apart | **%s** |\n"
+          .formatted(idleRss.count(), mebibytes(idleRss)));
+      md.append("| crigate RSS with %d pods | **%s** |\n".formatted(loadedPods, mebibytes(loadedRss)));
     }
-    md.append("| crigate RSS with %d pods | **%.1f MiB** |\n".formatted(loadedPods, loadedRss / MIB));
+    if (baselineIdleRss.count() > 0) {
+      md.append("| baseline build RSS idle / with %d pods | %s / %s |\n"
+          .formatted(loadedPods, mebibytes(baselineIdleRss), mebibytes(baselineLoadedRss)));
+    }
     if (startsToServing.count() > 0) {
       md.append("| start to serving, first of %d restarts (spawn to first Version answer) | %.0f ms |\n"
           .formatted(startsToServing.count(), startsToServing.firstMillis()));
@@ -116,6 +136,14 @@ final class BenchmarkReport {
               baselineStartsToServing.medianMillis(), baselineStartsToServing.percentileMicros(100) / 1000));
     }
     return md.toString();
+  }
+
+  private static String interval(MedianRatio ratio) {
+    return "%.3f [%.3f, %.3f]".formatted(ratio.ratio(), ratio.low(), ratio.high());
+  }
+
+  private static String mebibytes(Samples bytes) {
+    return "%.1f MiB (%.1f-%.1f)".formatted(bytes.percentile(50) / MIB, bytes.percentile(0) / MIB, bytes.percentile(100) / MIB);
   }
 
   /** The machine is shared; its load explains a noisy run, so the report carries it. */

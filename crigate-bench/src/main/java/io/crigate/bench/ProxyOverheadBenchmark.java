@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Supplier;
 import picocli.CommandLine;
@@ -27,6 +28,8 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
 
   private static final Duration CHEAP_CALL_DEADLINE = Duration.ofSeconds(10);
   private static final int LIFECYCLE_WARMUP = 3;
+  private static final int RSS_READINGS = 5;
+  private static final Duration RSS_READING_INTERVAL = Duration.ofSeconds(1);
 
   @Option(names = "--runtime-endpoint", required = true, description = "containerd's CRI socket, unix:///...")
   String runtimeEndpoint;
@@ -65,19 +68,32 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
   @Option(names = "--crigate-config", description = "crigate's --config file, e.g. one that enables metrics")
   Path crigateConfig;
 
+  @Option(names = "--crigate-java-opts", defaultValue = "",
+      description = "JVM options for crigate under test, passed as bin/crigate's CRIGATE_JAVA_OPTS")
+  String crigateJavaOpts;
+
+  @Option(names = "--baseline-java-opts",
+      description = "JVM options for the baseline side; without --baseline-repository the baseline is this"
+          + " checkout, so two sets of options are compared on one build in the same run")
+  String baselineJavaOpts;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new ProxyOverheadBenchmark()).execute(args));
   }
 
   @Override
   public Integer call() throws Exception {
+    if (baselineRepository == null && baselineJavaOpts != null) {
+      baselineRepository = repository;
+    }
     BenchmarkReport out = new BenchmarkReport();
+    out.sides(describe(repository, crigateJavaOpts),
+        baselineRepository == null ? null : describe(baselineRepository, baselineJavaOpts));
     timedStarts(out);
     try (CriClient direct = CriClient.connect(runtimeEndpoint);
         ByteRelay relay = ByteRelay.start(workDir.resolve("relay"), runtimeEndpoint);
-        CrigateUnderBench crigate = CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint, crigateConfig);
-        CrigateUnderBench baseline = baselineRepository == null ? null
-            : CrigateUnderBench.start(baselineRepository.toAbsolutePath(), workDir.resolve("baseline"), runtimeEndpoint, null)) {
+        CrigateUnderBench crigate = startCrigate();
+        CrigateUnderBench baseline = baselineRepository == null ? null : startBaseline()) {
       List<Via> sides = new ArrayList<>(List.of(
           new Via(BenchmarkReport.RELAY, relay::client, relay::cpuNanos),
           new Via(BenchmarkReport.CRIGATE, crigate::client, crigate::cpuNanos)));
@@ -91,8 +107,7 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
       VersionRequest version = VersionRequest.getDefaultInstance();
       Call<?> versionCall = client -> client.runtime(CHEAP_CALL_DEADLINE).version(version);
       measure("Version", direct, sides, versionCall, warmup, 1);
-      out.idleRss(crigate.residentBytes());
-      long baselineIdle = baseline == null ? 0 : baseline.residentBytes();
+      List<Samples> idle = residentSets(crigate, baseline);
 
       List<PodFleet.Pod> running = viaFleet.start(pods);
       try {
@@ -108,9 +123,10 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
         results.add(measure("ListContainers (%d pods)".formatted(pods), direct, sides,
             client -> client.runtime(CHEAP_CALL_DEADLINE).listContainers(list), warmup / 4, iterations / 5));
         out.latencies(results);
-        out.loadedRss(pods, crigate.residentBytes());
+        List<Samples> loaded = residentSets(crigate, baseline);
+        out.rss(pods, idle.getFirst(), loaded.getFirst());
         if (baseline != null) {
-          out.baselineRss(baselineIdle, baseline.residentBytes());
+          out.baselineRss(idle.getLast(), loaded.getLast());
         }
       } finally {
         viaFleet.removeAll();
@@ -137,18 +153,52 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
     Samples samples = new Samples();
     Samples baselineSamples = new Samples();
     for (int i = 0; i < starts; i++) {
-      samples.add(timedStart(repository, workDir, crigateConfig));
+      try (CrigateUnderBench crigate = startCrigate()) {
+        samples.add(crigate.startToServing().toNanos());
+      }
       if (baselineRepository != null) {
-        baselineSamples.add(timedStart(baselineRepository, workDir.resolve("baseline"), null));
+        try (CrigateUnderBench baseline = startBaseline()) {
+          baselineSamples.add(baseline.startToServing().toNanos());
+        }
       }
     }
     out.startsToServing(samples, baselineSamples);
   }
 
-  private long timedStart(Path checkout, Path stateDir, Path config) throws Exception {
-    try (CrigateUnderBench crigate = CrigateUnderBench.start(checkout.toAbsolutePath(), stateDir, runtimeEndpoint, config)) {
-      return crigate.startToServing().toNanos();
+  private CrigateUnderBench startCrigate() throws Exception {
+    return CrigateUnderBench.start(repository.toAbsolutePath(), workDir, runtimeEndpoint, crigateConfig,
+        javaOpts(crigateJavaOpts));
+  }
+
+  private CrigateUnderBench startBaseline() throws Exception {
+    return CrigateUnderBench.start(baselineRepository.toAbsolutePath(), workDir.resolve("baseline"), runtimeEndpoint, null,
+        javaOpts(baselineJavaOpts));
+  }
+
+  private static String describe(Path checkout, String javaOpts) {
+    return checkout.toAbsolutePath().normalize() + (javaOpts == null || javaOpts.isBlank() ? "" : " with `" + javaOpts + "`");
+  }
+
+  /** bin/crigate reads extra JVM options from CRIGATE_JAVA_OPTS; none given leaves the launcher's own. */
+  private static Map<String, String> javaOpts(String options) {
+    return options == null || options.isBlank() ? Map.of() : Map.of("CRIGATE_JAVA_OPTS", options);
+  }
+
+  /**
+   * Reads each side's resident set {@value #RSS_READINGS} times, a second apart and alternating: the
+   * JIT's compiler arenas come and go and the native heap is trimmed once a second, so one reading
+   * moves by several MiB from one moment to the next.
+   */
+  private static List<Samples> residentSets(CrigateUnderBench crigate, CrigateUnderBench baseline) throws Exception {
+    List<CrigateUnderBench> sides = baseline == null ? List.of(crigate) : List.of(crigate, baseline);
+    List<Samples> readings = sides.stream().map(side -> new Samples()).toList();
+    for (int i = 0; i < RSS_READINGS; i++) {
+      Thread.sleep(RSS_READING_INTERVAL);
+      for (int s = 0; s < sides.size(); s++) {
+        readings.get(s).add(sides.get(s).residentBytes());
+      }
     }
+    return readings;
   }
 
   /** One CRI call, made the same way on every side. */

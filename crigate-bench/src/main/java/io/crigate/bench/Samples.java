@@ -35,6 +35,14 @@ final class Samples {
     return sorted[Math.max(0, rank - 1)];
   }
 
+  /** The first {@code count} samples, in the order added. */
+  long[] values(int count) {
+    if (count > this.count) {
+      throw new IllegalArgumentException("only " + this.count + " samples, not " + count);
+    }
+    return Arrays.copyOf(nanos, count);
+  }
+
   double meanMicros() {
     if (count == 0) {
       throw new IllegalStateException("no samples");

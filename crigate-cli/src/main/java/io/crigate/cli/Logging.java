@@ -107,7 +107,7 @@ record Logging(Level root, Map<String, Level> levels, boolean json) {
 
   private static void useJson(LoggerContext context) {
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    if (root.getAppender("STDERR") instanceof ConsoleAppender<ILoggingEvent> console) {
+    if (root.getAppender(StderrLogConfigurator.APPENDER) instanceof ConsoleAppender<ILoggingEvent> console) {
       JsonEncoder encoder = new JsonEncoder();
       encoder.setContext(context);
       // the message as read, not its pattern and arguments apart; no per-event logger context dump
