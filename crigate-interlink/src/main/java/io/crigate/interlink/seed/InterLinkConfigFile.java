@@ -163,7 +163,7 @@ public record InterLinkConfigFile(Path path, String interlinkUrl, String interli
         throw invalid("CommandPrefix '%s' is refused: crigate's plugin adds nothing to the backend's job script; use the pod "
             + "annotation slurm-job.vk.io/pre-exec (a script run before the command)".formatted(commandPrefix));
       }
-      if ("slurm".equals(sidecarService)) {
+      if (!"docker".equals(sidecarService)) {
         slurmCommand("SbatchPath", sbatchPath, "sbatch", env).ifPresent(warnings::add);
         slurmCommand("ScancelPath", scancelPath, "scancel", env).ifPresent(warnings::add);
       }
