@@ -82,8 +82,8 @@ final class VirtualNodeCommand implements Callable<Integer> {
       description = "How many pods' events are handled at once; each pod's stay in order. Default: ${DEFAULT-VALUE}")
   int podWorkers;
 
-  @Option(names = "--kubeconfig", paramLabel = "FILE", description = "The cluster to register in (default: $KUBECONFIG, "
-      + "~/.kube/config or the pod's service account).")
+  @Option(names = "--kubeconfig", paramLabel = "FILE", description = "The cluster to register in (default: interLink's "
+      + "$CUSTOMKUBECONF, else $KUBECONFIG, ~/.kube/config or the pod's service account).")
   Path kubeconfig;
 
   @Mixin
@@ -122,8 +122,9 @@ final class VirtualNodeCommand implements Callable<Integer> {
       BearerToken bearer = token == null ? null : new BearerToken(token);
       ApiClient api = new ApiClient(url, bearer == null ? null : bearer::header);
       running.push(api);
-      KubernetesClient kube = kubeconfig == null ? new KubernetesClientBuilder().build()
-          : new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(read(kubeconfig))).build();
+      Optional<Path> clusterConfig = Optional.ofNullable(kubeconfig).or(() -> vkEnv.kubeconfig().map(Path::of));
+      KubernetesClient kube = clusterConfig.isEmpty() ? new KubernetesClientBuilder().build()
+          : new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(read(clusterConfig.get()))).build();
       running.push(kube);
       running.push(new VirtualNode(kube, api, settings, Clock.systemUTC()).start(endpoint));
     });

@@ -204,6 +204,25 @@ class InterLinkSeedIT {
   }
 
   @Test
+  void eachFlagAndKeyWithoutMeaningHereIsWarnedOnceAndTheNodeIsTheVksNode() throws Exception {
+    assertThat(Files.readString(work.resolve("vk.log"))).contains(
+        "crigate virtual-node: warning: --startup-timeout 10s: crigate's node has no start-up deadline",
+        "crigate virtual-node: warning: --klog.v 2: crigate's Kubernetes client logs at --log-level",
+        "crigate virtual-node: warning: --klog.logtostderr: crigate always logs to standard error")
+        .as("--log-level debug").contains(" DEBUG ");
+    assertThat(Files.readString(work.resolve("plugin.log")))
+        .contains("crigate interlink-plugin: warning: TsocksPath, TsocksConfig, TsocksLoginNode: unused, Tsocks is false")
+        .as("SbatchPath and ScancelPath are the programs on PATH").doesNotContain("SbatchPath", "ScancelPath");
+    assertThat(Files.readString(work.resolve("api.log"))).contains("crigate interlink-api: warning: VKTokenFile: ");
+    Node node = client.nodes().withName(NODE).get();
+    assertThat(node.getSpec().getTaints()).singleElement().satisfies(t -> {
+      assertThat(t.getKey()).isEqualTo("virtual-kubelet.io/provider");
+      assertThat(t.getValue()).isEqualTo("knoc");
+    });
+    assertThat(node.getStatus().getDaemonEndpoints().getKubeletEndpoint().getPort()).isEqualTo(KUBELET_PORT);
+  }
+
+  @Test
   void theReadmesCommandLineAndConfigRunBusyechoToSuccessWithItsLogs() throws Exception {
     Node node = client.nodes().withName(NODE).get();
     assertThat(node.getStatus().getCapacity()).as("knoc-cfg.json").containsKeys("cpu", "memory", "pods");

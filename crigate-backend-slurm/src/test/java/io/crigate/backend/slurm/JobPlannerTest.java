@@ -251,6 +251,17 @@ class JobPlannerTest {
     assertThat(ImageRunner.NONE.pullCommand("app:1", java.nio.file.Path.of("/i"))).isEmpty();
   }
 
+  /** busyecho_k8s.yaml's image is an unpacked image directory on CVMFS, which Singularity runs in place. */
+  @Test
+  void busyechosCvmfsImageRunsInPlaceUnderSingularityAndIsIgnoredWithRunnerNone() {
+    String image = "/cvmfs/unpacked.cern.ch/registry.hub.docker.com/cmssw/el8:ppc64le";
+    List<String> command = List.of("/m100/home/userexternal/gsurace0/script.sh");
+
+    assertThat(ImageRunner.SINGULARITY.command(image, "cid", command, ""))
+        .containsExactly("singularity", "exec", image, "/m100/home/userexternal/gsurace0/script.sh");
+    assertThat(ImageRunner.NONE.command(image, "cid", command, "")).isEqualTo(command);
+  }
+
   /** ExecSync must see the container's file system, not the compute node's. */
   @Test
   void execRunsInsideTheImage() {

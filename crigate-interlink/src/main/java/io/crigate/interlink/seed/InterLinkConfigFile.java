@@ -160,8 +160,8 @@ public record InterLinkConfigFile(Path path, String interlinkUrl, String interli
             + "slurm backend flavor or the pod annotation slurm-job.vk.io/pre-exec");
       }
       if (!commandPrefix.isBlank()) {
-        throw invalid("CommandPrefix '%s' is refused: crigate's plugin adds nothing to the backend's job script; use the pod "
-            + "annotation slurm-job.vk.io/pre-exec (a script run before the command)".formatted(commandPrefix));
+        throw invalid(("CommandPrefix '%s' is refused: crigate's plugin adds nothing to the backend's job script; use the pod "
+            + "annotation slurm-job.vk.io/pre-exec (a script run before the command)").formatted(commandPrefix));
       }
       if (!"docker".equals(sidecarService)) {
         slurmCommand("SbatchPath", sbatchPath, "sbatch", env).ifPresent(warnings::add);

@@ -15,9 +15,10 @@ import java.util.Optional;
  * @param certFile {@code APISERVER_CERT_LOCATION}: the kubelet API's certificate chain
  * @param keyFile {@code APISERVER_KEY_LOCATION}: its key
  * @param providerConfig {@code VK_CONFIG_PATH}: the provider's configuration (knoc-cfg.json)
+ * @param kubeconfig {@code CUSTOMKUBECONF}: interLink's kubeconfig for the node, instead of the pod's service account
  */
 public record VirtualKubeletEnvironment(Optional<String> kubeletPort, Optional<String> podIp, Optional<String> certFile,
-    Optional<String> keyFile, Optional<String> providerConfig) {
+    Optional<String> keyFile, Optional<String> providerConfig, Optional<String> kubeconfig) {
 
   /** The only provider interLink's vk was built with; crigate's node plays its part. */
   public static final String KNOC = "knoc";
@@ -26,7 +27,8 @@ public record VirtualKubeletEnvironment(Optional<String> kubeletPort, Optional<S
 
   public static VirtualKubeletEnvironment of(Map<String, String> env) {
     return new VirtualKubeletEnvironment(value(env, "KUBELET_PORT"), value(env, "VKUBELET_POD_IP"),
-        value(env, "APISERVER_CERT_LOCATION"), value(env, "APISERVER_KEY_LOCATION"), value(env, "VK_CONFIG_PATH"));
+        value(env, "APISERVER_CERT_LOCATION"), value(env, "APISERVER_KEY_LOCATION"), value(env, "VK_CONFIG_PATH"),
+        value(env, "CUSTOMKUBECONF"));
   }
 
   /**
