@@ -3,7 +3,9 @@ package io.crigate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.crigate.testsupport.InterLinkSeedExamples;
 import io.crigate.testsupport.NodeSelectorCrudDispatcher;
+import io.crigate.testsupport.SelfSignedTls;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Taint;
@@ -21,16 +23,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,60 +49,10 @@ import org.junit.jupiter.api.Test;
  */
 class InterLinkSeedIT {
 
-  /** Cloud-PG/interLink, kustomizations/InterLinkConfig.yaml, as the repository holds it. */
-  static final String INTERLINK_CONFIG = """
-      VKTokenFile: "/opt/interlink/token"
-      InterlinkURL: "http://localhost"
-      SidecarURL: "http://localhost"
-      InterlinkPort: "3000"
-      SidecarService: "slurm" #docker, slurm
-      SbatchPath: "/usr/bin/sbatch"
-      ScancelPath: "/usr/bin/scancel"
-      CommandPrefix: ""
-      Tsocks: false
-      TsocksPath: "$WORK/tsocks-1.8beta5+ds1/libtsocks.so"
-      TsocksLoginNode: "login01\"""";
-
-  /** Cloud-PG/interLink, examples/interlink_mock/payloads/busyecho_k8s.yaml, as the repository holds it. */
-  static final String BUSYECHO = """
-      apiVersion: v1
-      kind: Pod
-      metadata:
-        name: testvk
-        annotations:
-          slurm-job.knoc.io/flags: "-A INF23_lhc_0  --job-name=TEST_KNOC -p m100_usr_prod -t 1440 --gres=\\"gpu:0\\" --cpus-per-task=1"
-      spec:
-        restartPolicy: OnFailure\s
-        containers:
-        - image: /cvmfs/unpacked.cern.ch/registry.hub.docker.com/cmssw/el8:ppc64le
-          command:
-            - /m100/home/userexternal/gsurace0/script.sh
-          imagePullPolicy: Always
-          name: busyecho
-        dnsPolicy: ClusterFirst
-        nodeSelector:
-          kubernetes.io/role: agent
-          beta.kubernetes.io/os: linux
-          type: virtual-kubelet
-        tolerations:
-        - key: virtual-kubelet.io/provider
-          operator: Exists
-      """;
-
   /** The README's typical vk command line (line 131); only the kubeconfig's path is this machine's. */
   static final String VK_COMMAND_LINE = "--nodename vk-knoc-debug --provider knoc --provider-config "
       + "./kustomizations/knoc-cfg.json --startup-timeout 10s --klog.v 2 --kubeconfig KUBECONFIG --klog.logtostderr "
       + "--log-level debug";
-
-  /** Cloud-PG/interLink, scripts/cfg.json: the KNoC provider configuration for the README's node. */
-  static final String KNOC_CONFIG = """
-      {
-          "vk-knoc-debug": {
-            "cpu": "2",
-            "memory": "32Gi",
-            "pods": "128"
-          }
-        }""";
 
   static final String NODE = "vk-knoc-debug";
   static final String NAMESPACE = "vk";
@@ -132,7 +80,7 @@ class InterLinkSeedIT {
     client = server.createClient();
     await().atMost(Duration.ofSeconds(90)).ignoreExceptions().until(() -> client.nodes().list() != null);
 
-    Path config = Files.writeString(work.resolve("InterLinkConfig.yaml"), INTERLINK_CONFIG);
+    Path config = Files.writeString(work.resolve("InterLinkConfig.yaml"), InterLinkSeedExamples.INTERLINK_CONFIG);
     Path token = Files.writeString(work.resolve("token"), "vk-token-for-the-oauth2-proxy");
     Path crigateConfig = Files.writeString(work.resolve("crigate.yaml"), """
         backends:
@@ -146,9 +94,9 @@ class InterLinkSeedIT {
         """.formatted(System.getenv("CRIGATE_SLURM_WORKDIR")));
     Path volumes = Path.of(System.getenv("CRIGATE_SLURM_WORKDIR")).resolve("interlink-seed-" + work.getFileName());
     Files.createDirectories(work.resolve("kustomizations"));
-    Files.writeString(work.resolve("kustomizations/knoc-cfg.json"), KNOC_CONFIG);
+    Files.writeString(work.resolve("kustomizations/knoc-cfg.json"), InterLinkSeedExamples.KNOC_CONFIG);
     Path kubeconfig = Files.writeString(work.resolve("kubeconfig-mycluster.yaml"), kubeconfig());
-    tlsPair();
+    SelfSignedTls.generate(work);
 
     // interLink's documented variables: where the file is, and ports of this machine's range
     Map<String, String> interLinkEnv = Map.of("INTERLINKCONFIGPATH", config.toString(),
@@ -164,7 +112,7 @@ class InterLinkSeedIT {
       vk.add(word.equals("KUBECONFIG") ? kubeconfig.toString() : word);
     }
     start("vk", vkEnv, vk.toArray(String[]::new));
-    kubelet = HttpClient.newBuilder().sslContext(trusting(work.resolve("tls.crt"))).build();
+    kubelet = HttpClient.newBuilder().sslContext(SelfSignedTls.trusting(work.resolve("tls.crt"))).build();
     await("node " + NODE + " Ready").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
         .until(() -> {
           if (processes.stream().anyMatch(p -> !p.isAlive())) {
@@ -269,7 +217,7 @@ class InterLinkSeedIT {
   }
 
   private static Pod createBusyecho() {
-    Pod pod = client.pods().inNamespace(NAMESPACE).load(new ByteArrayInputStream(BUSYECHO.getBytes(StandardCharsets.UTF_8))).item();
+    Pod pod = client.pods().inNamespace(NAMESPACE).load(new ByteArrayInputStream(InterLinkSeedExamples.BUSYECHO.getBytes(StandardCharsets.UTF_8))).item();
     // what the scheduler's binding adds; no scheduler runs against the mock API server
     pod.getSpec().setNodeName(NODE);
     return client.pods().inNamespace(NAMESPACE).resource(pod).create();
@@ -384,24 +332,6 @@ class InterLinkSeedIT {
         - name: mock
           user: {token: mock}
         """.formatted(client.getMasterUrl());
-  }
-
-  private static void tlsPair() throws Exception {
-    run("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1",
-        "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", work.resolve("tls.key").toString(),
-        "-out", work.resolve("tls.crt").toString());
-  }
-
-  private static SSLContext trusting(Path cert) throws Exception {
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("vk", CertificateFactory.getInstance("X.509")
-        .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(cert))));
-    TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, factory.getTrustManagers(), null);
-    return context;
   }
 
   private static void deleteTree(Path root) {

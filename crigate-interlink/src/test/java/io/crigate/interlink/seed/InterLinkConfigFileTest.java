@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.interlink.seed.InterLinkConfigFile.Role;
 import io.crigate.spi.CrigateException;
+import io.crigate.testsupport.InterLinkSeedExamples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,19 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 /** interLink's InterLinkConfig.yaml (seed 002) and the variables that override it, key by key. */
 class InterLinkConfigFileTest {
 
-  /** Cloud-PG/interLink, kustomizations/InterLinkConfig.yaml, as the repository holds it. */
-  static final String SEED = """
-      VKTokenFile: "/opt/interlink/token"
-      InterlinkURL: "http://localhost"
-      SidecarURL: "http://localhost"
-      InterlinkPort: "3000"
-      SidecarService: "slurm" #docker, slurm
-      SbatchPath: "/usr/bin/sbatch"
-      ScancelPath: "/usr/bin/scancel"
-      CommandPrefix: ""
-      Tsocks: false
-      TsocksPath: "$WORK/tsocks-1.8beta5+ds1/libtsocks.so"
-      TsocksLoginNode: "login01\"""";
+  static final String SEED = InterLinkSeedExamples.INTERLINK_CONFIG;
 
   @TempDir Path tmp;
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.interlink.wire.PingResponse;
 import io.crigate.spi.CrigateException;
+import io.crigate.testsupport.InterLinkSeedExamples;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,21 +17,11 @@ import org.junit.jupiter.api.io.TempDir;
 /** What interLink's vk took from its environment and its KNoC provider configuration (seed 002). */
 class VirtualKubeletSeedTest {
 
-  /** Cloud-PG/interLink, scripts/cfg.json: the README's node. */
-  static final String KNOC_CONFIG = """
-      {
-          "vk-knoc-debug": {
-            "cpu": "2",
-            "memory": "32Gi",
-            "pods": "128"
-          }
-        }""";
-
   @TempDir Path tmp;
 
   @Test
   void knocsProviderConfigGivesTheNodesCapacity() throws IOException {
-    Path file = Files.writeString(tmp.resolve("knoc-cfg.json"), KNOC_CONFIG);
+    Path file = Files.writeString(tmp.resolve("knoc-cfg.json"), InterLinkSeedExamples.KNOC_CONFIG);
 
     assertThat(KnocProviderConfig.capacity(file, "vk-knoc-debug")).containsExactly(
         Map.entry("cpu", "2"), Map.entry("memory", "32Gi"), Map.entry("pods", "128"));
