@@ -66,6 +66,13 @@ final class InProcessPlugin {
   @Option(names = "--taint", paramLabel = "KEY[=VALUE]:EFFECT", description = "A taint a ping asks the virtual node to carry; repeatable.")
   List<String> taints = List.of();
 
+  /** interLink's SidecarService: without --backend, the first backend of this type serves. */
+  private String preferredType;
+
+  void preferType(String type) {
+    preferredType = type;
+  }
+
   boolean configured() {
     return config != null;
   }
@@ -103,6 +110,12 @@ final class InProcessPlugin {
   private BackendConfig chooseBackend(List<BackendConfig> backends) {
     if (backends.isEmpty()) {
       throw new CrigateException.InvalidArgument("the configuration defines no backend");
+    }
+    if (backendName == null && preferredType != null) {
+      return backends.stream().filter(b -> b.type().equals(preferredType)).findFirst()
+          .orElseThrow(() -> new CrigateException.InvalidArgument(("InterLinkConfig.yaml's SidecarService asks for a %s "
+              + "backend; the configuration has none (backends: %s)").formatted(preferredType,
+              backends.stream().map(b -> b.name() + " (" + b.type() + ")").toList())));
     }
     if (backendName == null) {
       return backends.getFirst();

@@ -3,12 +3,18 @@ package io.crigate.cli;
 import io.crigate.interlink.api.ApiRoutes;
 import io.crigate.interlink.api.PluginClient;
 import io.crigate.interlink.http.BearerToken;
+import io.crigate.interlink.seed.InterLinkConfigFile;
 import io.crigate.interlink.http.HttpServers;
 import io.crigate.interlink.http.RunningServer;
 import io.crigate.interlink.wire.PluginApi;
 import io.crigate.spi.CrigateException;
 import java.nio.file.Path;
+import java.io.PrintWriter;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -50,12 +56,29 @@ final class InterlinkApiCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    return Servers.runUntilStopped("interlink-api", spec.commandLine().getErr(), new ArrayDeque<>(), running -> {
-      if ((pluginUrl != null) == inProcess.configured()) {
+    PrintWriter err = spec.commandLine().getErr();
+    return Servers.runUntilStopped("interlink-api", err, new ArrayDeque<>(), running -> {
+      Map<String, String> env = System.getenv();
+      Optional<InterLinkConfigFile> interLink = InterLinkConfigFile.fromEnvironment(env);
+      // with --config this process is the sidecar too, so the sidecar's keys apply as well
+      interLink.ifPresent(file -> {
+        List<String> warnings = new ArrayList<>(file.warnings(InterLinkConfigFile.Role.API, env));
+        if (inProcess.configured()) {
+          warnings.addAll(file.warnings(InterLinkConfigFile.Role.PLUGIN, env));
+          file.backendType().ifPresent(inProcess::preferType);
+        }
+        warnings.forEach(w -> err.println("crigate interlink-api: warning: " + w));
+      });
+      err.flush();
+      if (pluginUrl != null && inProcess.configured()) {
         throw new CrigateException.InvalidArgument("give exactly one of --plugin-url (a plugin elsewhere) and --config "
             + "(crigate's plugin in this process)");
       }
-      var endpoint = server.endpoint(DEFAULT_LISTEN);
+      String pluginUrl = this.pluginUrl != null || inProcess.configured() ? this.pluginUrl
+          : interLink.map(InterLinkConfigFile::pluginUrl).orElseThrow(() -> new CrigateException.InvalidArgument(
+              "give exactly one of --plugin-url (a plugin elsewhere) and --config (crigate's plugin in this process), "
+                  + "or INTERLINKCONFIGPATH naming interLink's InterLinkConfig.yaml (SidecarURL and its port)"));
+      var endpoint = server.endpoint(interLink.map(InterLinkConfigFile::apiListen).orElse(DEFAULT_LISTEN));
       PluginApi plugin;
       if (pluginUrl != null) {
         BearerToken token = pluginTokenFile == null ? null : new BearerToken(pluginTokenFile);

@@ -4,8 +4,12 @@ import io.crigate.interlink.http.HttpServers;
 import io.crigate.interlink.http.RunningServer;
 import io.crigate.interlink.plugin.CrigatePlugin;
 import io.crigate.interlink.plugin.PluginRoutes;
+import io.crigate.interlink.seed.InterLinkConfigFile;
 import io.crigate.spi.CrigateException;
+import java.io.PrintWriter;
 import java.util.ArrayDeque;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -37,11 +41,18 @@ final class InterlinkPluginCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws InterruptedException {
-    return Servers.runUntilStopped("interlink-plugin", spec.commandLine().getErr(), new ArrayDeque<>(), running -> {
+    PrintWriter err = spec.commandLine().getErr();
+    return Servers.runUntilStopped("interlink-plugin", err, new ArrayDeque<>(), running -> {
       if (!plugin.configured()) {
         throw new CrigateException.InvalidArgument("--config is required: the crigate configuration that defines the backend");
       }
-      var endpoint = server.endpoint(DEFAULT_LISTEN);
+      Map<String, String> env = System.getenv();
+      Optional<InterLinkConfigFile> interLink = InterLinkConfigFile.fromEnvironment(env);
+      interLink.ifPresent(file -> file.warnings(InterLinkConfigFile.Role.PLUGIN, env)
+          .forEach(w -> err.println("crigate interlink-plugin: warning: " + w)));
+      err.flush();
+      interLink.flatMap(InterLinkConfigFile::backendType).ifPresent(plugin::preferType);
+      var endpoint = server.endpoint(interLink.map(InterLinkConfigFile::pluginListen).orElse(DEFAULT_LISTEN));
       CrigatePlugin served = plugin.open(running);
       RunningServer http = HttpServers.start(endpoint, routes -> PluginRoutes.install(routes, served));
       running.push(http);

@@ -4,16 +4,26 @@ import io.crigate.interlink.http.BearerToken;
 import io.crigate.interlink.node.ApiClient;
 import io.crigate.interlink.node.NodeSettings;
 import io.crigate.interlink.node.VirtualNode;
+import io.crigate.interlink.seed.InterLinkConfigFile;
+import io.crigate.interlink.seed.KnocProviderConfig;
+import io.crigate.interlink.seed.VirtualKubeletEnvironment;
+import io.crigate.interlink.wire.PingResponse;
 import io.crigate.spi.CrigateException;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -24,6 +34,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code crigate virtual-node}: a Kubernetes node whose pods run through an interLink API
  * (crigate's {@code interlink-api} or interLink's own), with the kubelet's log path served over TLS.
+ * It also takes the command line, environment and InterLinkConfig.yaml of interLink's first
+ * virtual kubelet ({@code vk --nodename ... --provider knoc ...}), as docs/migrating.md lists them.
  */
 @Command(
     name = "virtual-node",
@@ -38,18 +50,20 @@ final class VirtualNodeCommand implements Callable<Integer> {
   @Mixin
   ServerOptions kubelet;
 
-  @Option(names = "--node-name", required = true, description = "The Node's name.")
+  @Option(names = {"--node-name", "--nodename"}, description = "The Node's name (--nodename: interLink's vk).")
   String nodeName;
 
-  @Option(names = "--api-url", required = true, paramLabel = "URL",
-      description = "The interLink API: http(s)://host:port or unix:///path.sock (interLink's InterlinkURL + port).")
+  @Option(names = "--api-url", paramLabel = "URL",
+      description = "The interLink API: http(s)://host:port or unix:///path.sock. Default: InterlinkURL:InterlinkPort of "
+          + "the InterLinkConfig.yaml that INTERLINKCONFIGPATH names.")
   String apiUrl;
 
   @Option(names = "--api-token-file", paramLabel = "FILE",
       description = "Bearer token sent to the interLink API (interLink's VKTokenFile); re-read per call.")
   Path apiTokenFile;
 
-  @Option(names = "--internal-ip", defaultValue = "127.0.0.1", description = "Address the API server reaches the kubelet API at.")
+  @Option(names = "--internal-ip", description = "Address the API server reaches the kubelet API at. Default: "
+      + "$VKUBELET_POD_IP, else 127.0.0.1.")
   String internalIp;
 
   @Option(names = "--capacity", paramLabel = "NAME=QUANTITY",
@@ -57,7 +71,8 @@ final class VirtualNodeCommand implements Callable<Integer> {
   Map<String, String> capacity = new LinkedHashMap<>();
 
   @Option(names = "--taint", paramLabel = "KEY[=VALUE]:EFFECT",
-      description = "Node taints (default: virtual-node.interlink/no-schedule=true:NoSchedule); repeatable.")
+      description = "Node taints (default: virtual-node.interlink/no-schedule=true:NoSchedule, or with --provider "
+          + "virtual-kubelet.io/provider=<provider>:NoSchedule); repeatable.")
   List<String> taints;
 
   @Option(names = "--status-interval", defaultValue = "5s", description = "One /status call per interval. Default: ${DEFAULT-VALUE}")
@@ -67,26 +82,76 @@ final class VirtualNodeCommand implements Callable<Integer> {
       description = "How many pods' events are handled at once; each pod's stay in order. Default: ${DEFAULT-VALUE}")
   int podWorkers;
 
+  @Option(names = "--kubeconfig", paramLabel = "FILE", description = "The cluster to register in (default: interLink's "
+      + "$CUSTOMKUBECONF, else $KUBECONFIG, ~/.kube/config or the pod's service account).")
+  Path kubeconfig;
+
+  @Mixin
+  VirtualKubeletFlags vk;
+
   @Override
   public Integer call() throws InterruptedException {
-    return Servers.runUntilStopped("virtual-node", spec.commandLine().getErr(), new ArrayDeque<>(), running -> {
+    PrintWriter err = spec.commandLine().getErr();
+    return Servers.runUntilStopped("virtual-node", err, new ArrayDeque<>(), running -> {
       if (podWorkers < 1) {
         throw new CrigateException.InvalidArgument("--pod-workers %d: must be at least 1".formatted(podWorkers));
       }
-      var endpoint = kubelet.endpoint("0.0.0.0:10250");
-      if (!endpoint.unix() && !endpoint.tls()) {
-        throw new CrigateException.InvalidArgument("the kubelet API is served over TLS: give --tls-cert and --tls-key");
+      if (nodeName == null) {
+        throw new CrigateException.InvalidArgument("give the Node's name: --node-name (or interLink's --nodename)");
       }
-      NodeSettings settings = new NodeSettings(nodeName, capacity,
-          taints == null ? List.of(NodeSettings.VIRTUAL_NODE_TAINT) : InProcessPlugin.parseTaints(taints),
-          internalIp, port(endpoint.address()), duration(statusInterval), Duration.ofSeconds(10), podWorkers);
-      BearerToken token = apiTokenFile == null ? null : new BearerToken(apiTokenFile);
-      ApiClient api = new ApiClient(apiUrl, token == null ? null : token::header);
+      Map<String, String> env = System.getenv();
+      VirtualKubeletEnvironment vkEnv = VirtualKubeletEnvironment.of(env);
+      Optional<InterLinkConfigFile> interLink = InterLinkConfigFile.fromEnvironment(env);
+      List<String> warnings = new ArrayList<>(vk.apply());
+      interLink.ifPresent(file -> warnings.addAll(file.warnings(InterLinkConfigFile.Role.VIRTUAL_NODE, env)));
+      warnings.forEach(w -> err.println("crigate virtual-node: warning: " + w));
+      err.flush();
+      String url = apiUrl != null ? apiUrl : interLink.map(InterLinkConfigFile::apiUrl).orElseThrow(() ->
+          new CrigateException.InvalidArgument("give --api-url, or INTERLINKCONFIGPATH naming interLink's InterLinkConfig.yaml"));
+      Path token = apiTokenFile != null || apiUrl != null ? apiTokenFile : interLink.get().tokenFile();
+      kubelet.tlsCert = kubelet.tlsCert != null ? kubelet.tlsCert : vkEnv.certFile().map(Path::of).orElse(null);
+      kubelet.tlsKey = kubelet.tlsKey != null ? kubelet.tlsKey : vkEnv.keyFile().map(Path::of).orElse(null);
+      var endpoint = kubelet.endpoint("0.0.0.0:" + vkEnv.kubeletPort().orElse("10250"));
+      if (!endpoint.unix() && !endpoint.tls()) {
+        throw new CrigateException.InvalidArgument("the kubelet API is served over TLS: give --tls-cert and --tls-key "
+            + "(or APISERVER_CERT_LOCATION and APISERVER_KEY_LOCATION)");
+      }
+      NodeSettings settings = new NodeSettings(nodeName, capacity(vkEnv), taints(),
+          internalIp != null ? internalIp : vkEnv.podIp().orElse("127.0.0.1"), port(endpoint.address()),
+          duration(statusInterval), Duration.ofSeconds(10), podWorkers);
+      BearerToken bearer = token == null ? null : new BearerToken(token);
+      ApiClient api = new ApiClient(url, bearer == null ? null : bearer::header);
       running.push(api);
-      KubernetesClient kube = new KubernetesClientBuilder().build();
+      Optional<Path> clusterConfig = Optional.ofNullable(kubeconfig).or(() -> vkEnv.kubeconfig().map(Path::of));
+      KubernetesClient kube = clusterConfig.isEmpty() ? new KubernetesClientBuilder().build()
+          : new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(read(clusterConfig.get()))).build();
       running.push(kube);
       running.push(new VirtualNode(kube, api, settings, Clock.systemUTC()).start(endpoint));
     });
+  }
+
+  /** --capacity wins over the provider's configuration (--provider-config, else $VK_CONFIG_PATH). */
+  private Map<String, String> capacity(VirtualKubeletEnvironment env) {
+    Optional<Path> providerConfig = Optional.ofNullable(vk.providerConfig).or(() -> env.providerConfig().map(Path::of));
+    Map<String, String> merged = new LinkedHashMap<>(providerConfig.map(f -> KnocProviderConfig.capacity(f, nodeName))
+        .orElse(Map.of()));
+    merged.putAll(capacity);
+    return merged;
+  }
+
+  private List<PingResponse.Taint> taints() {
+    if (taints != null) {
+      return InProcessPlugin.parseTaints(taints);
+    }
+    return List.of(vk.provider == null ? NodeSettings.VIRTUAL_NODE_TAINT : VirtualKubeletEnvironment.providerTaint(vk.provider));
+  }
+
+  private static String read(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (IOException e) {
+      throw new CrigateException.InvalidArgument("--kubeconfig %s: %s".formatted(file, e.getMessage()));
+    }
   }
 
   private static int port(String address) {

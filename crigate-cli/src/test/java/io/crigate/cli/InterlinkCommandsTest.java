@@ -27,7 +27,10 @@ class InterlinkCommandsTest {
       "interlink-api --plugin-url http://127.0.0.1:1 --tls-cert c.pem|--tls-cert and --tls-key go together",
       "virtual-node --node-name n --api-url http://127.0.0.1:1 --listen 127.0.0.1:0|the kubelet API is served over TLS",
       "virtual-node --node-name n --api-url http://127.0.0.1:1|crigate virtual-node: the kubelet API is served over TLS",
-      "virtual-node --node-name n --api-url http://127.0.0.1:1 --pod-workers 0|--pod-workers 0: must be at least 1"})
+      "virtual-node --node-name n --api-url http://127.0.0.1:1 --pod-workers 0|--pod-workers 0: must be at least 1",
+      "virtual-node --api-url http://127.0.0.1:1|give the Node's name: --node-name (or interLink's --nodename)",
+      "virtual-node --nodename n|give --api-url, or INTERLINKCONFIGPATH naming interLink's InterLinkConfig.yaml",
+      "virtual-node --nodename n --api-url http://127.0.0.1:1 --log-level loud|logLevel: unknown level 'loud'"})
   void badSettingsExit2NamingTheProblem(String line, String problem) {
     CommandLine cli = Main.commandLine();
     StringWriter err = new StringWriter();

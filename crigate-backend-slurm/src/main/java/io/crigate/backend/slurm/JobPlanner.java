@@ -21,11 +21,10 @@ import java.util.regex.Pattern;
 /**
  * Turns a container and its pod into a {@link JobPlan}. Sources, weakest first: the flavor (named
  * by annotation, else the default), the container's CPU and memory limits, the pod's
- * {@code slurm-job.vk.io/flags}, then the container's JOB_* variables.
+ * {@code slurm-job.vk.io/flags} (or KNoC's {@code slurm-job.knoc.io/flags}), then the container's JOB_* variables.
  */
 final class JobPlanner {
 
-  static final String FLAGS = "slurm-job.vk.io/flags";
   static final String FLAVOR = "slurm-job.vk.io/flavor";
   static final String PRE_EXEC = "slurm-job.vk.io/pre-exec";
   static final String MPI_FLAGS_ANNOTATION = "slurm-job.vk.io/mpi-flags";
@@ -69,7 +68,8 @@ final class JobPlanner {
       options.setAll(SbatchOptions.parse("flavor " + flavorName, flavor.flags() == null ? List.of() : flavor.flags()));
     }
     options.setAll(fromResources(container.getLinux().getResources()));
-    options.setAll(SbatchOptions.parse("annotation " + FLAGS, SbatchOptions.words(annotations.getOrDefault(FLAGS, ""))));
+    InterLinkFlags flags = InterLinkFlags.of(annotations, pod.getMetadata().getName(), SlurmClient.NAME_PREFIX + containerId);
+    options.setAll(SbatchOptions.parse("annotation " + flags.annotation(), flags.words()));
     options.setAll(fromJobVariables(env));
 
     List<String> preRun = new ArrayList<>();
@@ -250,7 +250,7 @@ final class JobPlanner {
     }
     List<String> launcher = new ArrayList<>();
     launcher.add("mpirun");
-    launcher.addAll(SbatchOptions.words(mpiFlags));
+    launcher.addAll(ShellWords.split("annotation " + MPI_FLAGS_ANNOTATION, mpiFlags));
     return launcher;
   }
 }

@@ -77,10 +77,6 @@ final class SbatchOptions {
     return parsed;
   }
 
-  static List<String> words(String text) {
-    return text.isBlank() ? List.of() : List.of(text.strip().split("\\s+"));
-  }
-
   private static CrigateException.InvalidArgument invalid(String source, String problem) {
     return new CrigateException.InvalidArgument("%s: %s".formatted(source, problem));
   }

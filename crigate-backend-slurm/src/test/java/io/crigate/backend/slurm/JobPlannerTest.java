@@ -44,13 +44,36 @@ class JobPlannerTest {
             .setCpuQuota(150_000).setCpuPeriod(100_000).setMemoryLimitInBytes(1024 * 1024 * 3 / 2)))
         .build();
 
-    JobPlan plan = planner.plan(config, pod(Map.of(JobPlanner.FLAGS, "--time=30 --partition=annotated")), "p", "cid");
+    JobPlan plan = planner.plan(config, pod(Map.of(InterLinkFlags.FLAGS, "--time=30 --partition=annotated")), "p", "cid");
 
     // flavor gives partition/time/mem, resources override mem, the annotation overrides time and
     // partition, and JOB_QUEUE (container env, strongest) overrides the partition again
     assertThat(plan.options().asMap()).containsEntry("partition", "gpu").containsEntry("time", "30")
         .containsEntry("mem", "2M").containsEntry("cpus-per-task", "2").containsEntry("nodes", "2")
         .containsEntry("gres", "gpu:1");
+  }
+
+  /** interLink's busyecho_k8s.yaml (Cloud-PG, examples/interlink_mock/payloads), its annotation as written. */
+  static final String BUSYECHO_FLAGS = "-A INF23_lhc_0  --job-name=TEST_KNOC -p m100_usr_prod -t 1440 --gres=\"gpu:0\" --cpus-per-task=1";
+
+  @Test
+  void busyechosKnocFlagsAreReadWithTheirQuotesRemovedAndTheJobNameDropped() {
+    JobPlan plan = planner.plan(container(Map.of()).build(), pod(Map.of(InterLinkFlags.KNOC_FLAGS, BUSYECHO_FLAGS)), "p", "cid");
+
+    assertThat(plan.options().asMap()).containsEntry("account", "INF23_lhc_0").containsEntry("partition", "m100_usr_prod")
+        .containsEntry("time", "1440").containsEntry("gres", "gpu:0").containsEntry("cpus-per-task", "1")
+        .doesNotContainKey("job-name");
+  }
+
+  @Test
+  void theVkAnnotationWinsOverKnocsAndAJobNameIsDroppedInEveryForm() {
+    JobPlan plan = planner.plan(container(Map.of()).build(), pod(Map.of(InterLinkFlags.FLAGS, "-J one -Jtwo --job-name=three --time=5",
+        InterLinkFlags.KNOC_FLAGS, "--time=7")), "p", "cid");
+
+    assertThat(plan.options().asMap()).containsEntry("time", "5").doesNotContainKey("job-name");
+    assertThatThrownBy(() -> planner.plan(container(Map.of()).build(), pod(Map.of(InterLinkFlags.KNOC_FLAGS, "--gres=\"gpu:0")),
+        "p", "cid")).isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining("annotation slurm-job.knoc.io/flags: the double quote opened in '--gres=\"gpu:0' is never closed");
   }
 
   @Test
@@ -242,6 +265,17 @@ class JobPlannerTest {
     assertThat(ImageRunner.PODMAN.command("app:1", "cid", List.of(), ""))
         .containsExactly("podman", "run", "--rm", "--network=host", "--name", "crigate-cid", "app:1");
     assertThat(ImageRunner.NONE.pullCommand("app:1", java.nio.file.Path.of("/i"))).isEmpty();
+  }
+
+  /** busyecho_k8s.yaml's image is an unpacked image directory on CVMFS, which Singularity runs in place. */
+  @Test
+  void busyechosCvmfsImageRunsInPlaceUnderSingularityAndIsIgnoredWithRunnerNone() {
+    String image = "/cvmfs/unpacked.cern.ch/registry.hub.docker.com/cmssw/el8:ppc64le";
+    List<String> command = List.of("/m100/home/userexternal/gsurace0/script.sh");
+
+    assertThat(ImageRunner.SINGULARITY.command(image, "cid", command, ""))
+        .containsExactly("singularity", "exec", image, "/m100/home/userexternal/gsurace0/script.sh");
+    assertThat(ImageRunner.NONE.command(image, "cid", command, "")).isEqualTo(command);
   }
 
   /** ExecSync must see the container's file system, not the compute node's. */

@@ -34,7 +34,7 @@ class SbatchOptionsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("parsed")
   void parses(Case c) {
-    assertThat(SbatchOptions.parse("test", SbatchOptions.words(c.flags())).argv()).isEqualTo(c.argv());
+    assertThat(SbatchOptions.parse("test", ShellWords.split("test", c.flags())).argv()).isEqualTo(c.argv());
   }
 
   record Refusal(String flags, String named) {
@@ -62,7 +62,7 @@ class SbatchOptionsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("refused")
   void refusesReservedUnlistedOrMalformedNamingTheOption(Refusal c) {
-    assertThatThrownBy(() -> SbatchOptions.parse("annotation", SbatchOptions.words(c.flags())))
+    assertThatThrownBy(() -> SbatchOptions.parse("annotation", ShellWords.split("test", c.flags())))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageStartingWith("annotation: ")
         .hasMessageContaining(c.named());
   }

@@ -311,7 +311,7 @@ class SlurmBackendIT {
   void badJobSettingsAreRefusedBeforeAnythingIsSubmitted() {
     SlurmBackend backend = backend(SlurmCluster.Transport.LOCAL);
     String sandbox = backend.runPodSandbox(RunPodSandboxRequest.newBuilder()
-        .setConfig(pod("bad", tmp.resolve("logs"), Map.of(JobPlanner.FLAGS, "--output=/etc/passwd"))).build())
+        .setConfig(pod("bad", tmp.resolve("logs"), Map.of(InterLinkFlags.FLAGS, "--output=/etc/passwd"))).build())
         .getPodSandboxId();
 
     assertThatThrownBy(() -> backend.createContainer(CreateContainerRequest.newBuilder().setPodSandboxId(sandbox)

@@ -44,8 +44,9 @@ final class NodeRegistration {
   /** Creates the Node, or updates the one a previous run left; returns what the API server holds. */
   Node register(PingResponse ping, Instant now) {
     Node node = new NodeBuilder().withNewMetadata().withName(settings.nodeName())
+        // beta.kubernetes.io/os as well: Virtual Kubelet set it, and interLink's example pods select on it
         .withLabels(Map.of("type", "virtual-kubelet", "kubernetes.io/role", "agent",
-            "kubernetes.io/hostname", settings.nodeName(), "kubernetes.io/os", "linux"))
+            "kubernetes.io/hostname", settings.nodeName(), "kubernetes.io/os", "linux", "beta.kubernetes.io/os", "linux"))
         .endMetadata()
         .withNewSpec().withTaints(taints(ping)).endSpec()
         .build();

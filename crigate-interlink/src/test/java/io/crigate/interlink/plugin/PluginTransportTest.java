@@ -7,17 +7,12 @@ import io.crigate.interlink.api.PluginClient;
 import io.crigate.interlink.http.HttpEndpoint;
 import io.crigate.interlink.http.HttpServers;
 import io.crigate.interlink.http.RunningServer;
-import java.io.ByteArrayInputStream;
+import io.crigate.testsupport.SelfSignedTls;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.cert.CertificateFactory;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,35 +37,19 @@ class PluginTransportTest {
 
   @Test
   void servesHttpsWithTheGivenCertificate() throws Exception {
+    SelfSignedTls.generate(tmp);
     Path cert = tmp.resolve("tls.crt");
     Path key = tmp.resolve("tls.key");
-    Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-        "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.toString(),
-        "-out", cert.toString()).redirectErrorStream(true).start();
-    String out = new String(openssl.getInputStream().readAllBytes());
-    assertThat(openssl.waitFor()).as(out).isZero();
 
     try (RunningServer server = HttpServers.start(HttpEndpoint.plain("127.0.0.1:0").withTls(cert, key),
         config -> PluginRoutes.install(config, plugin))) {
       assertThat(server.address()).startsWith("https://127.0.0.1:");
-      HttpClient client = HttpClient.newBuilder().sslContext(trusting(cert)).build();
+      HttpClient client = HttpClient.newBuilder().sslContext(SelfSignedTls.trusting(cert)).build();
       HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(server.address() + "/status"))
           .method("GET", HttpRequest.BodyPublishers.ofString("[]")).build(), HttpResponse.BodyHandlers.ofString());
 
       assertThat(response.statusCode()).isEqualTo(200);
       assertThat(response.body()).contains("\"status\":\"ok\"");
     }
-  }
-
-  private static SSLContext trusting(Path cert) throws Exception {
-    KeyStore trust = KeyStore.getInstance("PKCS12");
-    trust.load(null, null);
-    trust.setCertificateEntry("plugin", CertificateFactory.getInstance("X.509")
-        .generateCertificate(new ByteArrayInputStream(Files.readAllBytes(cert))));
-    TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-    factory.init(trust);
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, factory.getTrustManagers(), null);
-    return context;
   }
 }
