@@ -173,6 +173,42 @@ class ProxyAdjustmentsTest {
     }
   }
 
+  /** Records the pod context each CreateContainer was given. */
+  static final class PodsSeen implements AdjustmentPlugin {
+    final List<PodContext> pods = new ArrayList<>();
+
+    @Override
+    public String name() {
+      return "pods-seen";
+    }
+
+    @Override
+    public PluginResult createContainer(PodContext pod, ContainerContext container) {
+      pods.add(pod);
+      return PluginResult.NONE;
+    }
+  }
+
+  @Test
+  void aPodsContextIsBuiltOnceAndRebuiltWhenItsResourcesChange() {
+    PodsSeen plugin = new PodsSeen();
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> List.of(plugin))) {
+      String pod = crigate.runPod("web", "");
+      crigate.createContainer(pod, "a");
+      crigate.createContainer(pod, "b");
+
+      crigate.runtime.updatePodSandboxResources(UpdatePodSandboxResourcesRequest.newBuilder().setPodSandboxId(pod)
+          .setResources(LinuxContainerResources.newBuilder().setCpuShares(2048)).build());
+      crigate.createContainer(pod, "c");
+
+      // The second container's event reuses the first one's context instead of translating the sandbox again ...
+      assertThat(plugin.pods.get(1)).isSameAs(plugin.pods.get(0));
+      assertThat(plugin.pods.get(0).resources().cpuRequestMilli()).isZero();
+      // ... and a resize is seen by the next event: shares 2048 are a 2 CPU request.
+      assertThat(plugin.pods.get(2).resources().cpuRequestMilli()).isEqualTo(2000);
+    }
+  }
+
   @Test
   void aPodResizeTheOwnerRefusesHasNoPostEvent() {
     PodResize plugin = new PodResize();
