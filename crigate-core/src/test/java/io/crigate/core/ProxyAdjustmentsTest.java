@@ -140,6 +140,14 @@ class ProxyAdjustmentsTest {
   /** Records the pod-level events with the resources they carry. */
   static final class PodResize implements AdjustmentPlugin {
     final List<String> seen = new ArrayList<>();
+    /** The pod context each CreateContainer was given. */
+    final List<PodContext> creating = new ArrayList<>();
+
+    @Override
+    public PluginResult createContainer(PodContext pod, ContainerContext container) {
+      creating.add(pod);
+      return PluginResult.NONE;
+    }
 
     @Override
     public String name() {
@@ -173,25 +181,9 @@ class ProxyAdjustmentsTest {
     }
   }
 
-  /** Records the pod context each CreateContainer was given. */
-  static final class PodsSeen implements AdjustmentPlugin {
-    final List<PodContext> pods = new ArrayList<>();
-
-    @Override
-    public String name() {
-      return "pods-seen";
-    }
-
-    @Override
-    public PluginResult createContainer(PodContext pod, ContainerContext container) {
-      pods.add(pod);
-      return PluginResult.NONE;
-    }
-  }
-
   @Test
   void aPodsContextIsBuiltOnceAndRebuiltWhenItsResourcesChange() {
-    PodsSeen plugin = new PodsSeen();
+    PodResize plugin = new PodResize();
     try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> List.of(plugin))) {
       String pod = crigate.runPod("web", "");
       crigate.createContainer(pod, "a");
@@ -202,10 +194,10 @@ class ProxyAdjustmentsTest {
       crigate.createContainer(pod, "c");
 
       // The second container's event reuses the first one's context instead of translating the sandbox again ...
-      assertThat(plugin.pods.get(1)).isSameAs(plugin.pods.get(0));
-      assertThat(plugin.pods.get(0).resources().cpuRequestMilli()).isZero();
+      assertThat(plugin.creating.get(1)).isSameAs(plugin.creating.get(0));
+      assertThat(plugin.creating.get(0).resources().cpuRequestMilli()).isZero();
       // ... and a resize is seen by the next event: shares 2048 are a 2 CPU request.
-      assertThat(plugin.pods.get(2).resources().cpuRequestMilli()).isEqualTo(2000);
+      assertThat(plugin.creating.get(2).resources().cpuRequestMilli()).isEqualTo(2000);
     }
   }
 
