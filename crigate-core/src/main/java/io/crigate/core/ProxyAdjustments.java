@@ -46,6 +46,12 @@ final class ProxyAdjustments {
   private final DurableStore store;
   private final Owners owners;
   private final Map<String, RunPodSandboxRequest> sandboxes = new ConcurrentHashMap<>();
+  /**
+   * Each sandbox's context, built on first use and dropped when its record changes: building one
+   * parses the webhook's resource annotation, which every container event of the pod would
+   * otherwise do again.
+   */
+  private final Map<String, PodContext> podContexts = new ConcurrentHashMap<>();
   /** By container id: pod_sandbox_id and the config with the resources the container runs with. */
   private final Map<String, CreateContainerRequest> containers = new ConcurrentHashMap<>();
   private volatile PluginChain chain = PluginChain.empty();
@@ -69,7 +75,7 @@ final class ProxyAdjustments {
       return;
     }
     List<PodContext> pods = new ArrayList<>();
-    sandboxes.forEach((id, request) -> pods.add(pod(id, request)));
+    sandboxes.keySet().forEach(id -> podOf(id).ifPresent(pods::add));
     List<ContainerContext> running = new ArrayList<>();
     for (String id : List.copyOf(containers.keySet())) {
       running.addAll(checkRunning(id).stream().toList());
@@ -99,6 +105,7 @@ final class ProxyAdjustments {
     }
     store.put(SANDBOX + id, forwarded.toByteArray());
     sandboxes.put(id, forwarded);
+    podContexts.remove(id);
   }
 
   void sandboxStopped(String id) {
@@ -113,6 +120,7 @@ final class ProxyAdjustments {
     if (sandboxes.remove(id) != null) {
       store.remove(SANDBOX + id);
     }
+    podContexts.remove(id);
   }
 
   void podSandboxResourcesUpdating(UpdatePodSandboxResourcesRequest request) {
@@ -130,7 +138,7 @@ final class ProxyAdjustments {
     RunPodSandboxRequest.Builder updated = recorded.toBuilder();
     updated.getConfigBuilder().getLinuxBuilder().setOverhead(request.getOverhead()).setResources(request.getResources());
     sandboxCreated(id, updated.build());
-    apply(chain.postUpdatePodSandboxResources(pod(id, updated.build())).updates());
+    podOf(id).ifPresent(pod -> apply(chain.postUpdatePodSandboxResources(pod).updates()));
   }
 
   Pending createContainer(CreateContainerRequest request) {
@@ -142,17 +150,23 @@ final class ProxyAdjustments {
     ContainerContext container = CriTranslation.container(pod, "", request.getConfig());
     PluginResult result = chain.createContainer(pod, container);
     apply(result.updates());
-    CreateContainerRequest adjusted = request.toBuilder()
-        .setConfig(CriTranslation.apply(request.getConfig(), result.adjustment())).build();
-    return new Pending(adjusted, pod, container.withResources(
-        CriTranslation.resources(adjusted.getConfig().getLinux().getResources())));
+    if (result.adjustment().isEmpty()) {
+      return new Pending(request, pod, container);
+    }
+    CreateContainerRequest.Builder adjusted = request.toBuilder();
+    CriTranslation.applyTo(adjusted.getConfigBuilder(), result.adjustment());
+    CreateContainerRequest forwarded = adjusted.build();
+    return new Pending(forwarded, pod, container.withResources(
+        CriTranslation.resources(forwarded.getConfig().getLinux().getResources())));
   }
 
   void containerCreated(Pending pending, String id) {
     if (pending.container() == null) {
       return;
     }
-    CreateContainerRequest recorded = pending.request().toBuilder().clearSandboxConfig().build();
+    // Only what a later event reads: the sandbox's config is recorded with the sandbox.
+    CreateContainerRequest recorded = CreateContainerRequest.newBuilder()
+        .setPodSandboxId(pending.request().getPodSandboxId()).setConfig(pending.request().getConfig()).build();
     store.put(CONTAINER + id, recorded.toByteArray());
     containers.put(id, recorded);
     apply(chain.postCreateContainer(pending.pod(), pending.container().withId(id)).updates());
@@ -233,12 +247,14 @@ final class ProxyAdjustments {
   }
 
   private Optional<PodContext> podOf(String sandboxId) {
-    RunPodSandboxRequest request = sandboxes.get(sandboxId);
-    return request == null || chain.isEmpty() ? Optional.empty() : Optional.of(pod(sandboxId, request));
-  }
-
-  private static PodContext pod(String id, RunPodSandboxRequest request) {
-    return CriTranslation.pod(id, request.getConfig(), request.getRuntimeHandler());
+    if (chain.isEmpty() || !sandboxes.containsKey(sandboxId)) {
+      return Optional.empty();
+    }
+    // A sandbox removed meanwhile leaves nothing behind: the mapping function sees it gone.
+    return Optional.ofNullable(podContexts.computeIfAbsent(sandboxId, id -> {
+      RunPodSandboxRequest request = sandboxes.get(id);
+      return request == null ? null : CriTranslation.pod(id, request.getConfig(), request.getRuntimeHandler());
+    }));
   }
 
   /**

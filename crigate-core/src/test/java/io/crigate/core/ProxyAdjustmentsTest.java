@@ -140,6 +140,14 @@ class ProxyAdjustmentsTest {
   /** Records the pod-level events with the resources they carry. */
   static final class PodResize implements AdjustmentPlugin {
     final List<String> seen = new ArrayList<>();
+    /** The pod context each CreateContainer was given. */
+    final List<PodContext> creating = new ArrayList<>();
+
+    @Override
+    public PluginResult createContainer(PodContext pod, ContainerContext container) {
+      creating.add(pod);
+      return PluginResult.NONE;
+    }
 
     @Override
     public String name() {
@@ -170,6 +178,26 @@ class ProxyAdjustmentsTest {
 
       assertThat(crigate.alpha.podResources(pod).getCpuShares()).isEqualTo(2048);
       assertThat(plugin.seen).containsExactly("update " + pod + " shares=2048", "post-update " + pod);
+    }
+  }
+
+  @Test
+  void aPodsContextIsBuiltOnceAndRebuiltWhenItsResourcesChange() {
+    PodResize plugin = new PodResize();
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> List.of(plugin))) {
+      String pod = crigate.runPod("web", "");
+      crigate.createContainer(pod, "a");
+      crigate.createContainer(pod, "b");
+
+      crigate.runtime.updatePodSandboxResources(UpdatePodSandboxResourcesRequest.newBuilder().setPodSandboxId(pod)
+          .setResources(LinuxContainerResources.newBuilder().setCpuShares(2048)).build());
+      crigate.createContainer(pod, "c");
+
+      // The second container's event reuses the first one's context instead of translating the sandbox again ...
+      assertThat(plugin.creating.get(1)).isSameAs(plugin.creating.get(0));
+      assertThat(plugin.creating.get(0).resources().cpuRequestMilli()).isZero();
+      // ... and a resize is seen by the next event: shares 2048 are a 2 CPU request.
+      assertThat(plugin.creating.get(2).resources().cpuRequestMilli()).isEqualTo(2000);
     }
   }
 

@@ -182,8 +182,12 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     }
     record(container.key(), grant);
     store.put(GRANT + container.key(), grant.encode().getBytes(StandardCharsets.UTF_8));
-    log.info("topology-aware: container {} placed in pool {} ({})", container.key(), grant.pool(),
-        grant.exclusive().isEmpty() ? "shared, %d mCPU".formatted(grant.sharedMilli()) : "exclusive CPUs " + grant.exclusive());
+    // Arguments, not a message built here: the line is rendered by the logger, once, only if written.
+    if (grant.exclusive().isEmpty()) {
+      log.info("topology-aware: container {} placed in pool {} (shared, {} mCPU)", container.key(), grant.pool(), grant.sharedMilli());
+    } else {
+      log.info("topology-aware: container {} placed in pool {} (exclusive CPUs {})", container.key(), grant.pool(), grant.exclusive());
+    }
     return grant;
   }
 
@@ -195,7 +199,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
         : PoolTree.atDepth(pools, level.getAsInt()).stream().filter(fits)
             .max(Comparator.comparingLong(decision::freeShared).thenComparing(p -> -pools.indexOf(p)));
     // Requests beyond every pool's capacity (an overcommitted node) still run: on the whole machine.
-    Pool pool = atLevel.or(() -> smallest(decision, fits)).orElse(pools.getFirst());
+    Pool pool = atLevel.orElseGet(() -> smallest(decision, fits).orElse(pools.getFirst()));
     return new Grant(pool.name(), CpuSet.EMPTY, milli);
   }
 
@@ -248,14 +252,30 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     return decision.sharedPools().stream().allMatch(pool -> !decision.sharedCpus(pool).minus(taken).isEmpty());
   }
 
+  /**
+   * The first pool that fits in {@link #bySize} order, found in one pass over the tree instead of
+   * sorting it: every shared container's placement asks this.
+   */
   private Optional<Pool> smallest(Decision decision, Predicate<Pool> fits) {
-    return bySize(decision).filter(fits).findFirst();
+    Comparator<Pool> order = bySizeOrder(decision);
+    Pool best = null;
+    for (Pool pool : pools) {
+      // Strictly before only: among equals the earlier pool in tree order stays, as the stable sort keeps it.
+      if (fits.test(pool) && (best == null || order.compare(pool, best) < 0)) {
+        best = pool;
+      }
+    }
+    return Optional.ofNullable(best);
   }
 
   /** Smallest pools first; among equals, the one with the most free shared capacity (spreading), then tree order. */
   private Stream<Pool> bySize(Decision decision) {
-    return pools.stream().sorted(Comparator.comparingInt((Pool p) -> p.cpus().size())
-        .thenComparing(Comparator.comparingLong(decision::freeShared).reversed()));
+    return pools.stream().sorted(bySizeOrder(decision));
+  }
+
+  private static Comparator<Pool> bySizeOrder(Decision decision) {
+    return Comparator.comparingInt((Pool p) -> p.cpus().size())
+        .thenComparing(Comparator.comparingLong(decision::freeShared).reversed());
   }
 
   /**

@@ -11,6 +11,8 @@ import java.util.TreeMap;
 /** One backend's namespace in the shared {@code backend_entries} table; every call is its own transaction. */
 final class SqliteDurableStore implements DurableStore {
 
+  private static final String UPSERT = "INSERT OR REPLACE INTO backend_entries(backend, key, value) VALUES (?, ?, ?)";
+
   private final Database database;
   private final String backend;
 
@@ -21,14 +23,21 @@ final class SqliteDurableStore implements DurableStore {
 
   @Override
   public void put(String key, byte[] value) {
-    putAll(Collections.singletonMap(key, value));
+    // One row, one plain update: the JDBC batch path costs more than the write itself.
+    database.transaction(connection -> {
+      try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
+        statement.setString(1, backend);
+        statement.setString(2, key);
+        statement.setBytes(3, value);
+        return statement.executeUpdate();
+      }
+    });
   }
 
   @Override
   public void putAll(Map<String, byte[]> entries) {
     database.transaction(connection -> {
-      try (PreparedStatement statement = connection.prepareStatement(
-          "INSERT OR REPLACE INTO backend_entries(backend, key, value) VALUES (?, ?, ?)")) {
+      try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
         for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
           statement.setString(1, backend);
           statement.setString(2, entry.getKey());

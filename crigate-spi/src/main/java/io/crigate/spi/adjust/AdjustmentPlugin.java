@@ -1,6 +1,5 @@
 package io.crigate.spi.adjust;
 
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 
@@ -22,7 +21,7 @@ public interface AdjustmentPlugin extends AutoCloseable {
 
   /** The events this plugin wants; the chain skips it for the others, NRI registers only these. */
   default Set<LifecycleEvent> events() {
-    return EnumSet.allOf(LifecycleEvent.class);
+    return LifecycleEvent.ALL;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.crigate.spi.adjust;
 
 import io.crigate.spi.CrigateException;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -58,7 +59,7 @@ public final class PluginChain implements AutoCloseable {
 
   public List<ContainerUpdate> synchronize(List<PodContext> pods, List<ContainerContext> containers) {
     return locked(() -> {
-      Merge merge = new Merge("Synchronize", "", "");
+      Merge merge = new Merge("Synchronize", () -> "", "");
       for (AdjustmentPlugin plugin : plugins) {
         merge.add(plugin.name(), PluginResult.update(call(plugin, "Synchronize", p -> p.synchronize(pods, containers))));
       }
@@ -67,57 +68,57 @@ public final class PluginChain implements AutoCloseable {
   }
 
   public PluginResult runPodSandbox(PodContext pod) {
-    return run(LifecycleEvent.RUN_POD_SANDBOX, pod(pod), "", p -> p.runPodSandbox(pod));
+    return run(LifecycleEvent.RUN_POD_SANDBOX, () -> pod(pod), "", p -> p.runPodSandbox(pod));
   }
 
   public PluginResult stopPodSandbox(PodContext pod) {
-    return run(LifecycleEvent.STOP_POD_SANDBOX, pod(pod), "", p -> p.stopPodSandbox(pod));
+    return run(LifecycleEvent.STOP_POD_SANDBOX, () -> pod(pod), "", p -> p.stopPodSandbox(pod));
   }
 
   public PluginResult removePodSandbox(PodContext pod) {
-    return run(LifecycleEvent.REMOVE_POD_SANDBOX, pod(pod), "", p -> p.removePodSandbox(pod));
+    return run(LifecycleEvent.REMOVE_POD_SANDBOX, () -> pod(pod), "", p -> p.removePodSandbox(pod));
   }
 
   public PluginResult updatePodSandboxResources(PodContext pod, LinuxResources overhead, LinuxResources resources) {
-    return run(LifecycleEvent.UPDATE_POD_SANDBOX_RESOURCES, pod(pod), "",
+    return run(LifecycleEvent.UPDATE_POD_SANDBOX_RESOURCES, () -> pod(pod), "",
         p -> p.updatePodSandboxResources(pod, overhead, resources));
   }
 
   public PluginResult postUpdatePodSandboxResources(PodContext pod) {
-    return run(LifecycleEvent.POST_UPDATE_POD_SANDBOX_RESOURCES, pod(pod), "", p -> p.postUpdatePodSandboxResources(pod));
+    return run(LifecycleEvent.POST_UPDATE_POD_SANDBOX_RESOURCES, () -> pod(pod), "", p -> p.postUpdatePodSandboxResources(pod));
   }
 
   public PluginResult createContainer(PodContext pod, ContainerContext container) {
-    return run(LifecycleEvent.CREATE_CONTAINER, container(container), container.id(), p -> p.createContainer(pod, container));
+    return run(LifecycleEvent.CREATE_CONTAINER, () -> container(container), container.id(), p -> p.createContainer(pod, container));
   }
 
   public PluginResult postCreateContainer(PodContext pod, ContainerContext container) {
-    return run(LifecycleEvent.POST_CREATE_CONTAINER, container(container), "", p -> p.postCreateContainer(pod, container));
+    return run(LifecycleEvent.POST_CREATE_CONTAINER, () -> container(container), "", p -> p.postCreateContainer(pod, container));
   }
 
   public PluginResult startContainer(PodContext pod, ContainerContext container) {
-    return run(LifecycleEvent.START_CONTAINER, container(container), container.id(), p -> p.startContainer(pod, container));
+    return run(LifecycleEvent.START_CONTAINER, () -> container(container), container.id(), p -> p.startContainer(pod, container));
   }
 
   public PluginResult postStartContainer(PodContext pod, ContainerContext container) {
-    return run(LifecycleEvent.POST_START_CONTAINER, container(container), "", p -> p.postStartContainer(pod, container));
+    return run(LifecycleEvent.POST_START_CONTAINER, () -> container(container), "", p -> p.postStartContainer(pod, container));
   }
 
   public PluginResult updateContainerResources(PodContext pod, ContainerContext container, LinuxResources requested) {
-    return run(LifecycleEvent.UPDATE_CONTAINER_RESOURCES, container(container), container.id(),
+    return run(LifecycleEvent.UPDATE_CONTAINER_RESOURCES, () -> container(container), container.id(),
         p -> p.updateContainerResources(pod, container, requested));
   }
 
   public PluginResult postUpdateContainerResources(PodContext pod, ContainerContext container) {
-    return run(LifecycleEvent.POST_UPDATE_CONTAINER_RESOURCES, container(container), "", p -> p.postUpdateContainerResources(pod, container));
+    return run(LifecycleEvent.POST_UPDATE_CONTAINER_RESOURCES, () -> container(container), "", p -> p.postUpdateContainerResources(pod, container));
   }
 
   public PluginResult stopContainer(PodContext pod, ContainerContext container) {
-    return run(LifecycleEvent.STOP_CONTAINER, container(container), "", p -> p.stopContainer(pod, container));
+    return run(LifecycleEvent.STOP_CONTAINER, () -> container(container), "", p -> p.stopContainer(pod, container));
   }
 
   public PluginResult removeContainer(PodContext pod, ContainerContext container) {
-    return run(LifecycleEvent.REMOVE_CONTAINER, container(container), "", p -> p.removeContainer(pod, container));
+    return run(LifecycleEvent.REMOVE_CONTAINER, () -> container(container), "", p -> p.removeContainer(pod, container));
   }
 
   /** Closes every plugin, last first; failures are collected, not short-circuited. */
@@ -144,21 +145,56 @@ public final class PluginChain implements AutoCloseable {
    * @param subjectId the id of the container the event is about, whose updates fold into the
    *     adjustment; empty when there is none or it is not adjustable any more
    */
-  private PluginResult run(LifecycleEvent event, String subject, String subjectId,
+  private PluginResult run(LifecycleEvent event, Supplier<String> subject, String subjectId,
       Function<AdjustmentPlugin, PluginResult> call) {
     if (plugins.isEmpty()) {
       return PluginResult.NONE;
     }
-    String eventName = eventName(event);
+    String eventName = EVENT_NAMES.get(event);
     return locked(() -> {
-      Merge merge = new Merge(eventName, subject, subjectId);
+      List<String> answered = new ArrayList<>(plugins.size());
+      List<PluginResult> answers = new ArrayList<>(plugins.size());
       for (AdjustmentPlugin plugin : plugins) {
         if (plugin.events().contains(event)) {
-          merge.add(plugin.name(), call(plugin, eventName, call));
+          PluginResult answer = call(plugin, eventName, call);
+          if (!answer.isEmpty()) {
+            answered.add(plugin.name());
+            answers.add(answer);
+          }
         }
+      }
+      if (answers.isEmpty()) {
+        return PluginResult.NONE;
+      }
+      if (answers.size() == 1 && standsAlone(answers.getFirst(), subjectId)) {
+        return answers.getFirst();
+      }
+      Merge merge = new Merge(eventName, subject, subjectId);
+      for (int i = 0; i < answers.size(); i++) {
+        merge.add(answered.get(i), answers.get(i));
       }
       return merge.result();
     });
+  }
+
+  /**
+   * Whether one plugin's answer is already what merging it would give: none of its updates is for
+   * the event's own container (those fold into the adjustment) and no container gets two updates
+   * (which may set a field twice). The usual case, one policy answering, then skips the per-field
+   * bookkeeping, which only matters when answers meet.
+   */
+  private static boolean standsAlone(PluginResult answer, String subjectId) {
+    List<ContainerUpdate> updates = answer.updates();
+    if (updates.isEmpty()) {
+      return true;
+    }
+    Set<String> ids = new HashSet<>();
+    for (ContainerUpdate update : updates) {
+      if (update.containerId().equals(subjectId) || !ids.add(update.containerId())) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private <T> T locked(Supplier<T> work) {
@@ -193,34 +229,41 @@ public final class PluginChain implements AutoCloseable {
     return "container " + (container.id().isEmpty() ? container.key().toString() : container.id());
   }
 
-  private static String eventName(LifecycleEvent event) {
-    StringBuilder name = new StringBuilder();
-    for (String word : event.name().split("_")) {
-      name.append(word.charAt(0)).append(word.substring(1).toLowerCase(Locale.ROOT));
+  /** CRI's and NRI's spelling of each event, for messages: CREATE_CONTAINER is CreateContainer. */
+  private static final Map<LifecycleEvent, String> EVENT_NAMES = eventNames();
+
+  private static Map<LifecycleEvent, String> eventNames() {
+    Map<LifecycleEvent, String> names = new EnumMap<>(LifecycleEvent.class);
+    for (LifecycleEvent event : LifecycleEvent.values()) {
+      StringBuilder name = new StringBuilder();
+      for (String word : event.name().split("_")) {
+        name.append(word.charAt(0)).append(word.substring(1).toLowerCase(Locale.ROOT));
+      }
+      names.put(event, name.toString());
     }
-    return name.toString();
+    return names;
   }
 
   /** Folds plugin results together, remembering which plugin set each field. */
   private static final class Merge {
     private final String event;
-    private final String subject;
+    private final Supplier<String> subject;
     private final String subjectId;
     private final FieldOwners adjustment = new FieldOwners();
     private final Map<String, FieldOwners> updates = new LinkedHashMap<>();
     private final Map<String, Boolean> ignoreFailure = new HashMap<>();
 
-    Merge(String event, String subject, String subjectId) {
+    Merge(String event, Supplier<String> subject, String subjectId) {
       this.event = event;
       this.subject = subject;
       this.subjectId = subjectId;
     }
 
     void add(String plugin, PluginResult result) {
-      adjustment.add(plugin, result.adjustment().fields(), () -> "%s of %s".formatted(event, subject));
+      adjustment.add(plugin, result.adjustment().fields(), () -> "%s of %s".formatted(event, subject.get()));
       for (ContainerUpdate update : result.updates()) {
         if (!subjectId.isEmpty() && update.containerId().equals(subjectId)) {
-          adjustment.add(plugin, update.resources().fields(), () -> "%s of %s".formatted(event, subject));
+          adjustment.add(plugin, update.resources().fields(), () -> "%s of %s".formatted(event, subject.get()));
           continue;
         }
         updates.computeIfAbsent(update.containerId(), id -> new FieldOwners())

@@ -122,6 +122,26 @@ class PluginChainTest {
   }
 
   @Test
+  void aLoneAnswerIsPassedOnAsTheMergeWouldGiveIt() {
+    PluginResult pin = new PluginResult(Adjustment.of(LinuxResources.builder().cpusetCpus("1").cpusetMems("0").build()),
+        List.of(ContainerUpdate.of("c7", LinuxResources.builder().cpusetCpus("0").build())));
+    PluginChain chain = new PluginChain(List.of(new Fixed("policy", pin), new Fixed("quiet", PluginResult.NONE)));
+
+    // Nothing to merge it with: the answer itself, not a copy rebuilt field by field.
+    assertThat(chain.createContainer(POD, NEW)).isSameAs(pin);
+  }
+
+  @Test
+  void aLoneAnswerStillFailsWhenItSetsAFieldTwice() {
+    PluginResult twice = PluginResult.update(List.of(ContainerUpdate.of("c7", LinuxResources.builder().cpuQuota(1).build()),
+        ContainerUpdate.of("c7", LinuxResources.builder().cpuQuota(2).build())));
+    PluginChain chain = new PluginChain(List.of(new Fixed("policy", twice)));
+
+    assertThatThrownBy(() -> chain.createContainer(POD, NEW))
+        .hasMessageContaining("policy sets cpu.quota twice in update of container c7");
+  }
+
+  @Test
   void namesMustBeUnique() {
     assertThatThrownBy(() -> new PluginChain(List.of(new Fixed("x", PluginResult.NONE), new Fixed("x", PluginResult.NONE))))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("'x'");

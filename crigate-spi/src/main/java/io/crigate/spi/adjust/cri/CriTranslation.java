@@ -3,7 +3,6 @@ package io.crigate.spi.adjust.cri;
 import com.google.protobuf.ByteString;
 import io.crigate.api.cri.v1.ContainerConfig;
 import io.crigate.api.cri.v1.KeyValue;
-import io.crigate.api.cri.v1.LinuxContainerConfig;
 import io.crigate.api.cri.v1.LinuxContainerResources;
 import io.crigate.api.cri.v1.LinuxPodSandboxConfig;
 import io.crigate.api.cri.v1.PodSandboxConfig;
@@ -101,38 +100,56 @@ public final class CriTranslation {
   /** {@code base} with every field {@code change} sets replaced. */
   public static LinuxContainerResources apply(LinuxContainerResources base, LinuxResources change) {
     LinuxContainerResources.Builder b = base.toBuilder();
+    applyTo(b, change);
+    return b.build();
+  }
+
+  private static void applyTo(LinuxContainerResources.Builder b, LinuxResources change) {
     change.cpuShares().ifPresent(b::setCpuShares);
     change.cpuQuota().ifPresent(b::setCpuQuota);
     change.cpuPeriod().ifPresent(b::setCpuPeriod);
     change.cpusetCpus().ifPresent(b::setCpusetCpus);
     change.cpusetMems().ifPresent(b::setCpusetMems);
     change.memoryLimit().ifPresent(b::setMemoryLimitInBytes);
-    b.putAllUnified(change.unified());
-    return b.build();
+    if (!change.unified().isEmpty()) {
+      b.putAllUnified(change.unified());
+    }
   }
 
   public static ContainerConfig apply(ContainerConfig config, Adjustment adjustment) {
     if (adjustment.isEmpty()) {
       return config;
     }
-    ContainerConfig.Builder b = config.toBuilder().putAllAnnotations(adjustment.annotations());
-    LinuxContainerConfig.Builder linux = b.getLinuxBuilder();
-    LinuxContainerResources resources = apply(linux.getResources(), adjustment.resources());
-    if (adjustment.oomScoreAdj().isPresent()) {
-      resources = resources.toBuilder().setOomScoreAdj(adjustment.oomScoreAdj().getAsLong()).build();
+    ContainerConfig.Builder b = config.toBuilder();
+    applyTo(b, adjustment);
+    return b.build();
+  }
+
+  /**
+   * Applies {@code adjustment} to a config being built, touching only the parts it changes: a
+   * cpuset adjustment edits the LinuxContainerResources sub-message only, and the config's other
+   * sub-messages (mounts, security context, image) stay shared with the request instead of being
+   * rebuilt. This runs on every CreateContainer a policy pins.
+   */
+  public static void applyTo(ContainerConfig.Builder config, Adjustment adjustment) {
+    if (!adjustment.annotations().isEmpty()) {
+      config.putAllAnnotations(adjustment.annotations());
     }
-    linux.setResources(resources);
+    if (!adjustment.resources().isEmpty() || adjustment.oomScoreAdj().isPresent()) {
+      LinuxContainerResources.Builder resources = config.getLinuxBuilder().getResourcesBuilder();
+      applyTo(resources, adjustment.resources());
+      adjustment.oomScoreAdj().ifPresent(resources::setOomScoreAdj);
+    }
     if (!adjustment.env().isEmpty()) {
       Map<String, String> remaining = new LinkedHashMap<>(adjustment.env());
-      for (int i = 0; i < b.getEnvsCount(); i++) {
-        String value = remaining.remove(b.getEnvs(i).getKey());
+      for (int i = 0; i < config.getEnvsCount(); i++) {
+        String value = remaining.remove(config.getEnvs(i).getKey());
         if (value != null) {
-          b.setEnvs(i, KeyValue.newBuilder().setKey(b.getEnvs(i).getKey()).setValue(ByteString.copyFromUtf8(value)));
+          config.setEnvs(i, KeyValue.newBuilder().setKey(config.getEnvs(i).getKey()).setValue(ByteString.copyFromUtf8(value)));
         }
       }
-      remaining.forEach((key, value) -> b.addEnvs(KeyValue.newBuilder().setKey(key).setValue(ByteString.copyFromUtf8(value))));
+      remaining.forEach((key, value) -> config.addEnvs(KeyValue.newBuilder().setKey(key).setValue(ByteString.copyFromUtf8(value))));
     }
-    return b.build();
   }
 
   /** The sandbox's annotations and pod-level resources; env and OOM score do not apply to a sandbox. */

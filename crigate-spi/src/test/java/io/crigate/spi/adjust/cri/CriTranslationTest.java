@@ -111,6 +111,21 @@ class CriTranslationTest {
   }
 
   @Test
+  void anAdjustmentTouchesOnlyThePartsItChanges() {
+    ContainerConfig withoutLinux = ContainerConfig.newBuilder().setMetadata(ContainerMetadata.newBuilder().setName("app")).build();
+
+    ContainerConfig annotated = CriTranslation.apply(withoutLinux, Adjustment.builder().annotation("k", "v").build());
+    ContainerConfig pinned = CriTranslation.apply(config(), Adjustment.of(LinuxResources.builder().cpusetCpus("1").build()));
+
+    // An annotation gives a config without a Linux section none (an empty one would still be sent) ...
+    assertThat(annotated.hasLinux()).isFalse();
+    assertThat(annotated.getAnnotationsMap()).containsExactly(java.util.Map.entry("k", "v"));
+    // ... and a cpuset changes the cpuset alone.
+    assertThat(pinned.getLinux().getResources()).isEqualTo(KUBELET_1500M.toBuilder().setCpusetCpus("1").build());
+    assertThat(pinned.getEnvsList()).isEqualTo(config().getEnvsList());
+  }
+
+  @Test
   void resourcesRoundTripWithZeroAsUnset() {
     assertThat(CriTranslation.resources(KUBELET_1500M).cpusetCpus()).isEmpty();
     assertThat(CriTranslation.apply(LinuxContainerResources.getDefaultInstance(), CriTranslation.resources(KUBELET_1500M)))
