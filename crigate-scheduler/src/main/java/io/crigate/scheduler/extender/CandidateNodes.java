@@ -16,10 +16,8 @@ sealed interface CandidateNodes {
   /** This candidate set restricted to {@code kept}, in the same form. */
   CandidateNodes retain(Set<String> kept);
 
+  /** The names as parsed, not copied: the list is the call's buffer ({@link CallBuffers#names}), valid until it answers. */
   record Names(List<String> names) implements CandidateNodes {
-    public Names {
-      names = List.copyOf(names);
-    }
 
     @Override
     public CandidateNodes retain(Set<String> kept) {

@@ -1,18 +1,19 @@
 package io.crigate.scheduler.extender;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.SerializedString;
-import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.spi.CrigateException.InvalidArgument;
-import io.fabric8.kubernetes.api.model.Pod;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,20 +29,25 @@ final class ExtenderJson {
   /** Encoded once: written thousands of times per answer. */
   private static final SerializedString HOST = new SerializedString("Host");
   private static final SerializedString SCORE = new SerializedString("Score");
-  /** {@code {"Host":"","Score":10},} around a name: the most one entry adds to it (ASCII names, as node names are). */
-  private static final int ENTRY_FRAME_BYTES = 24;
-
-  private final ObjectMapper mapper =
-      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
   /**
-   * Streams the top level: NodeNames (thousands of strings on every request) is read straight into
-   * a list, without a tree node per name; Pod and Nodes are small or must be echoed, so they stay trees.
+   * Jackson's buffers come from a shared pool, not its default per-thread one: the HTTP server runs
+   * each request on a new virtual thread, where a per-thread pool would allocate them every call.
    */
-  ExtenderArgs parseArgs(byte[] body) {
-    JsonNode pod = null;
+  private final ObjectMapper mapper = new ObjectMapper(JsonFactory.builder()
+      .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build());
+  private final NodeNameTable nodeNames = new NodeNameTable();
+
+  /**
+   * Streams the whole request: the pod's few fields the score reads ({@link PodJson}), and
+   * NodeNames (thousands of strings on every request) into {@code buffers.names} as the Strings
+   * {@link NodeNameTable} keeps, without a tree or a String per name. Only Nodes, which a filter
+   * answer must echo, is read as a tree.
+   */
+  ExtenderArgs parseArgs(InputStream body, CallBuffers buffers) {
+    PodJson pod = null;
     JsonNode nodes = null;
-    List<String> names = null;
+    boolean named = false;
     try (JsonParser parser = mapper.getFactory().createParser(body)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new InvalidArgument("request body must be a JSON object with Pod and Nodes or NodeNames");
@@ -50,9 +56,9 @@ final class ExtenderJson {
         String field = parser.currentName().toLowerCase(Locale.ROOT);
         JsonToken value = parser.nextToken();
         switch (field) {
-          case "pod" -> pod = parser.readValueAsTree();
+          case "pod" -> pod = PodJson.read(parser);
           case "nodes" -> nodes = parser.readValueAsTree();
-          case "nodenames" -> names = value == JsonToken.VALUE_NULL ? null : names(parser);
+          case "nodenames" -> named = value != JsonToken.VALUE_NULL && names(parser, buffers);
           default -> parser.skipChildren();
         }
       }
@@ -61,44 +67,38 @@ final class ExtenderJson {
     } catch (IOException e) {
       throw new InvalidArgument("request body unreadable: " + e.getMessage());
     }
-    Pod parsed = pod(pod);
-    return new ExtenderArgs(parsed, PodCpu.millis(parsed.getSpec()),
-        names != null ? new CandidateNodes.Names(names) : nodeList(nodes));
+    if (pod == null) {
+      throw new InvalidArgument("missing Pod");
+    }
+    return new ExtenderArgs(pod.request(), pod.cpuMillis(),
+        named ? new CandidateNodes.Names(buffers.names) : nodeList(nodes));
   }
 
-  private static List<String> names(JsonParser parser) throws IOException {
+  /** Reads the array into {@code buffers.names}; true once read (a later NodeNames key replaces it, as for any key). */
+  private boolean names(JsonParser parser, CallBuffers buffers) throws IOException {
     if (parser.currentToken() != JsonToken.START_ARRAY) {
       throw new InvalidArgument("NodeNames must be an array of strings");
     }
-    List<String> names = new ArrayList<>();
+    buffers.names.clear();
+    buffers.unseen.clear();
     while (parser.nextToken() != JsonToken.END_ARRAY) {
-      if (parser.currentToken() != JsonToken.VALUE_STRING || parser.getText().isEmpty()) {
+      if (parser.currentToken() != JsonToken.VALUE_STRING || parser.getTextLength() == 0) {
         throw new InvalidArgument("NodeNames entry must be a non-empty string");
       }
-      names.add(parser.getText());
-    }
-    return names;
-  }
-
-  private Pod pod(JsonNode json) {
-    if (json == null || json.isNull()) {
-      throw new InvalidArgument("missing Pod");
-    }
-    Pod pod;
-    try {
-      pod = mapper.treeToValue(json, Pod.class);
-    } catch (JsonProcessingException e) {
-      throw new InvalidArgument("Pod is not a v1.Pod: " + e.getOriginalMessage());
-    }
-    if (pod.getSpec() == null || pod.getSpec().getContainers().isEmpty()) {
-      throw new InvalidArgument("Pod has no spec.containers");
-    }
-    for (var container : pod.getSpec().getContainers()) {
-      if (container.getImage() == null || container.getImage().isBlank()) {
-        throw new InvalidArgument("container %s of Pod has no image".formatted(container.getName()));
+      char[] chars = parser.getTextCharacters();
+      int offset = parser.getTextOffset();
+      int length = parser.getTextLength();
+      String name = nodeNames.find(chars, offset, length);
+      if (name == null) {
+        name = new String(chars, offset, length);
+        buffers.unseen.add(name);
       }
+      buffers.names.add(name);
     }
-    return pod;
+    if (!buffers.unseen.isEmpty()) {
+      nodeNames.addAll(buffers.unseen);
+    }
+    return true;
   }
 
   private static CandidateNodes nodeList(JsonNode nodeList) {
@@ -120,16 +120,9 @@ final class ExtenderJson {
     return node.asText();
   }
 
-  /** {@code [{"Host": name, "Score": n}, ...]} */
-  byte[] priorities(Priorities priorities) {
-    // Streamed: thousands of entries, no tree needed. Sized for the whole answer up front, so the
-    // buffer is not grown and copied on the way (an answer for 5,000 nodes is ~300 KB).
+  /** {@code [{"Host": name, "Score": n}, ...]}, streamed into {@code out}: thousands of entries, no tree needed. */
+  void priorities(Priorities priorities, OutputStream out) {
     List<String> hosts = priorities.hosts();
-    int size = 2;
-    for (String host : hosts) {
-      size += host.length() + ENTRY_FRAME_BYTES;
-    }
-    var out = new ByteArrayOutputStream(size);
     try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
       json.writeStartArray();
       for (int i = 0; i < hosts.size(); i++) {
@@ -144,34 +137,33 @@ final class ExtenderJson {
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory cannot fail", e);
     }
-    return out.toByteArray();
   }
 
   /** {@code {"Nodes"|"NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error"}} */
-  byte[] filterResult(FilterResult result) {
-    ObjectNode out = mapper.createObjectNode();
+  void filterResult(FilterResult result, OutputStream out) {
+    ObjectNode answer = mapper.createObjectNode();
     switch (result.passed()) {
-      case CandidateNodes.NodeList list -> out.set("Nodes", list.list());
+      case CandidateNodes.NodeList list -> answer.set("Nodes", list.list());
       case CandidateNodes.Names names -> {
-        out.putNull("Nodes");
-        names.names().forEach(out.putArray("NodeNames")::add);
+        answer.putNull("Nodes");
+        names.names().forEach(answer.putArray("NodeNames")::add);
       }
     }
-    if (!out.has("NodeNames")) {
-      out.putNull("NodeNames");
+    if (!answer.has("NodeNames")) {
+      answer.putNull("NodeNames");
     }
-    ObjectNode failed = out.putObject("FailedNodes");
+    ObjectNode failed = answer.putObject("FailedNodes");
     result.failed().forEach(failed::put);
-    out.putObject("FailedAndUnresolvableNodes");
-    out.put("Error", "");
-    return write(out);
+    answer.putObject("FailedAndUnresolvableNodes");
+    answer.put("Error", "");
+    write(answer, out);
   }
 
-  private byte[] write(JsonNode node) {
+  private void write(JsonNode node, OutputStream out) {
     try {
-      return mapper.writeValueAsBytes(node);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("a Jackson tree always serializes", e);
+      mapper.writeValue(out, node);
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
     }
   }
 }

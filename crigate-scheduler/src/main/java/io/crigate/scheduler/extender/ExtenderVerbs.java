@@ -1,18 +1,27 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.images.ImageLayers;
-import io.crigate.scheduler.CpuLoad;
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
+import java.util.Arrays;
 import java.util.function.Function;
 
 /**
  * The extender's verbs from request bytes to answer bytes, without HTTP: what {@link ExtenderServer}
  * runs for each call, and what a benchmark calls in process to tell the verb's cost from the
- * transport's. Bad input throws {@link io.crigate.spi.CrigateException.InvalidArgument}.
+ * transport's. Each call works in {@link CallBuffers} taken from a pool and hands its answer to a
+ * sink before giving them back. Bad input throws {@link io.crigate.spi.CrigateException.InvalidArgument}.
  */
 public final class ExtenderVerbs {
 
+  /** Where an answer's bytes go, e.g. the HTTP response; they are valid only during the call. */
+  public interface AnswerSink {
+    void send(byte[] bytes, int offset, int length);
+  }
+
   private final LayerExtender extender;
   private final ExtenderJson json = new ExtenderJson();
+  private final CallBuffers.Pool buffers = new CallBuffers.Pool();
 
   /**
    * @param loads each node's CPU load by name, e.g. {@link NodeLoads}, which a {@link NodeLoadInformer} keeps current
@@ -22,13 +31,32 @@ public final class ExtenderVerbs {
     this.extender = new LayerExtender(inventories, loads, registry);
   }
 
-  /** {@code ExtenderArgs} JSON in, {@code HostPriorityList} JSON out. */
-  public byte[] prioritize(byte[] body) {
-    return json.priorities(extender.prioritize(json.parseArgs(body)));
+  /** {@code ExtenderArgs} JSON in, {@code HostPriorityList} JSON to {@code answer}, which must not keep the bytes. */
+  public void prioritize(InputStream body, AnswerSink answer) {
+    CallBuffers call = buffers.take();
+    try {
+      json.priorities(extender.prioritize(json.parseArgs(body, call), call), call.answer);
+      call.answer.sendTo(answer);
+    } finally {
+      buffers.give(call);
+    }
   }
 
-  /** {@code ExtenderArgs} JSON in, {@code ExtenderFilterResult} JSON out. */
-  public byte[] filter(byte[] body) {
-    return json.filterResult(extender.filter(json.parseArgs(body)));
+  /** {@code ExtenderArgs} JSON in, {@code ExtenderFilterResult} JSON to {@code answer}, which must not keep the bytes. */
+  public void filter(InputStream body, AnswerSink answer) {
+    CallBuffers call = buffers.take();
+    try {
+      json.filterResult(extender.filter(json.parseArgs(body, call)), call.answer);
+      call.answer.sendTo(answer);
+    } finally {
+      buffers.give(call);
+    }
+  }
+
+  /** {@link #prioritize(InputStream, AnswerSink)} on a whole body, its answer copied out. */
+  public byte[] prioritize(byte[] body) {
+    byte[][] out = new byte[1][];
+    prioritize(new ByteArrayInputStream(body), (bytes, offset, length) -> out[0] = Arrays.copyOfRange(bytes, offset, offset + length));
+    return out[0];
   }
 }

@@ -47,12 +47,18 @@ final class LayerExtender {
     this.registry = registry;
   }
 
-  Priorities prioritize(ExtenderArgs args) {
+  /** Reads the candidates' loads and missing bytes into {@code buffers}. */
+  Priorities prioritize(ExtenderArgs args, CallBuffers buffers) {
     PodLayers pod = PodLayers.of(resolve(args));
     List<String> candidates = args.nodes().names();
     loads.forgetExpired();
-    List<CpuLoad> candidateLoads = candidates.stream().map(loads).toList();
-    long[] scores = LayerLocality.scores(index.missingBytes(pod, candidates), args.cpuMillis(), candidateLoads);
+    List<CpuLoad> candidateLoads = buffers.loads;
+    candidateLoads.clear();
+    for (String candidate : candidates) {
+      candidateLoads.add(loads.apply(candidate));
+    }
+    long[] missing = index.missingBytes(pod, candidates, buffers.missing(candidates.size()));
+    long[] scores = LayerLocality.scores(missing, args.cpuMillis(), candidateLoads);
     assumeLikelyNode(args, candidates, candidateLoads, scores);
     return new Priorities(candidates, scores);
   }
@@ -63,7 +69,7 @@ final class LayerExtender {
    * prefer. Where the guess is wrong the error lasts only until the binding is seen.
    */
   private void assumeLikelyNode(ExtenderArgs args, List<String> candidates, List<CpuLoad> candidateLoads, long[] scores) {
-    if (args.pod().getMetadata() == null || args.pod().getMetadata().getName() == null) {
+    if (args.pod().name() == null) {
       return;
     }
     int likely = -1;

@@ -103,8 +103,11 @@ public final class LayerIndex {
     }
   }
 
-  /** Per candidate, the bytes of the pod's layers it does not hold; all of them for a node that publishes nothing. */
-  long[] missingBytes(PodLayers pod, List<String> candidates) {
+  /**
+   * Per candidate, the bytes of the pod's layers it does not hold; all of them for a node that
+   * publishes nothing. Written into {@code missing} (one entry per candidate), which is returned.
+   */
+  long[] missingBytes(PodLayers pod, List<String> candidates, long[] missing) {
     List<Layer> layers = pod.layers();
     lock.readLock().lock();
     try {
@@ -113,7 +116,6 @@ public final class LayerIndex {
         Holders layer = nodesByLayer.get(layers.get(i).digest());
         holders[i] = layer == null ? new BitSet() : layer.nodes();
       }
-      long[] missing = new long[candidates.size()];
       for (int c = 0; c < missing.length; c++) {
         Integer number = numbers.get(candidates.get(c));
         missing[c] = pod.totalBytes();

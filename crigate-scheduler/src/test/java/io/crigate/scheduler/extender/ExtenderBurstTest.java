@@ -68,9 +68,13 @@ class ExtenderBurstTest {
         .endSpec().build();
   }
 
+  static PodRequest request(int i) {
+    return new PodRequest("apps", "burst-" + i, List.of(IMAGE));
+  }
+
   /** Scores the pod as kube-scheduler's request would carry it; true when the holder alone scores best. */
-  private boolean holderPreferred(Pod pod) {
-    long[] scores = extender.prioritize(new ExtenderArgs(pod, 250, new CandidateNodes.Names(NODES))).scores();
+  private boolean holderPreferred(PodRequest pod) {
+    long[] scores = extender.prioritize(new ExtenderArgs(pod, 250, new CandidateNodes.Names(NODES)), new CallBuffers()).scores();
     return Arrays.stream(scores).skip(1).allMatch(other -> other < scores[0]);
   }
 
@@ -78,7 +82,7 @@ class ExtenderBurstTest {
   void aBurstScoredBeforeAnyBindingIsSeenDoesNotAllPreferTheHolder() {
     int preferred = 0;
     for (int i = 0; i < BURST; i++) {
-      preferred += holderPreferred(pod(i)) ? 1 : 0;
+      preferred += holderPreferred(request(i)) ? 1 : 0;
     }
     // The first pods follow the layers; with the informer blind to the burst every one of the 30
     // would (the holder looks idle throughout). Counting its own recent placements, the extender
@@ -89,7 +93,7 @@ class ExtenderBurstTest {
   @Test
   void oncePodsAreSeenBoundTheyCountOnceWhereTheyWent() {
     for (int i = 0; i < 8; i++) {
-      extender.prioritize(new ExtenderArgs(pod(i), 250, new CandidateNodes.Names(NODES)));
+      extender.prioritize(new ExtenderArgs(request(i), 250, new CandidateNodes.Names(NODES)), new CallBuffers());
     }
     // kube-scheduler sent all of them to free-3, whatever the extender guessed
     for (int i = 0; i < 8; i++) {

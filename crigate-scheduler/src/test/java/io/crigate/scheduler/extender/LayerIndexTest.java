@@ -32,7 +32,7 @@ class LayerIndexTest {
     index.put(inventory("a", X, Y));
     index.put(inventory("b", X));
     // X (10 bytes) on a and b, Y (20 bytes) on a only; a node that publishes nothing holds nothing
-    assertThat(index.missingBytes(POD, List.of("a", "b", "unknown"))).containsExactly(0, 20, 30);
+    assertThat(index.missingBytes(POD, List.of("a", "b", "unknown"), new long[3])).containsExactly(0, 20, 30);
   }
 
   @Test
@@ -44,7 +44,7 @@ class LayerIndexTest {
     index.remove("b");
     // b's number is free again; c reuses it and must not inherit b's Y
     index.put(inventory("c"));
-    assertThat(index.missingBytes(POD, List.of("a", "c"))).containsExactly(20, 30);
+    assertThat(index.missingBytes(POD, List.of("a", "c"), new long[2])).containsExactly(20, 30);
     assertThat(index.publishes("b")).isFalse();
     assertThat(index.nodes()).isEqualTo(2);
   }

@@ -9,6 +9,7 @@ import io.crigate.scheduler.ImageLocality;
 import io.crigate.scheduler.NodeImageStatus;
 import io.crigate.scheduler.sim.ImageCatalog;
 import java.io.IOException;
+import java.io.ByteArrayInputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -87,10 +88,15 @@ public final class PrioritizeBenchmark {
       loads.addRequested(node, requested.nextLong(8000));
     }
     LayerExtender extender = new LayerExtender(inventories, loads, registry::get);
-    ExtenderArgs parsed = json.parseArgs(byName);
-    report("LayerLocality, in-process score only", iterations, () -> extender.prioritize(parsed).scores().length);
-    report("LayerLocality verb in-process (parse + score + write), NodeNames", iterations,
-        () -> json.priorities(extender.prioritize(json.parseArgs(byName))).length);
+    CallBuffers buffers = new CallBuffers();
+    ExtenderArgs parsed = json.parseArgs(new ByteArrayInputStream(byName), buffers);
+    report("LayerLocality, in-process score only", iterations, () -> extender.prioritize(parsed, buffers).scores().length);
+    ExtenderVerbs verbs = new ExtenderVerbs(inventories, loads, registry::get);
+    int[] answered = {0};
+    report("LayerLocality verb in-process (parse + score + write), NodeNames", iterations, () -> {
+      verbs.prioritize(new ByteArrayInputStream(byName), (bytes, offset, length) -> answered[0] = length);
+      return answered[0];
+    });
 
     try (ExtenderServer server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, inventories, loads, registry::get)) {
       HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();

@@ -132,7 +132,7 @@ class SlimIndexScoresTest {
   void assertIndexMatchesTheObjects() throws Exception {
     Reference objects = fromTheObjects();
     assertThat(objects.names().stream().map(loads).toList()).isEqualTo(objects.loads());
-    assertThat(index.missingBytes(PodLayers.of(List.of(init, app)), objects.names())).isEqualTo(objects.missing());
+    assertThat(index.missingBytes(PodLayers.of(List.of(init, app)), objects.names(), new long[objects.names().size()])).isEqualTo(objects.missing());
     assertThat(scoresFromTheIndex()).isEqualTo(objects.scores());
   }
 

@@ -1,0 +1,98 @@
+package io.crigate.scheduler.extender;
+
+import java.util.List;
+
+/**
+ * The node names kube-scheduler has sent, each kept as one String, found by the characters the
+ * JSON parser has decoded. A prioritize call carries every candidate's name (5,000 at most scale);
+ * reading each into a new String, and hashing it afresh for every lookup, was most of what a call
+ * allocated. Here a name the table has seen costs no allocation, and the String it returns has its
+ * hash computed already for the index's and the loads' maps. Jackson canonicalises field names,
+ * not values, hence this table.
+ *
+ * <p>Lookups read an array that is never changed once published; names not found are added in a
+ * batch after the request is read (a copy of the table), so readers need no lock. The table is
+ * bounded: when node churn fills it, it starts over with the names of the current request.
+ */
+final class NodeNameTable {
+
+  /** Far above the 5,000 nodes a Kubernetes cluster supports; a name is ~100 bytes with its String. */
+  static final int MAX_NAMES = 1 << 16;
+
+  /** Open addressing, linear probing, at most half full; null marks a free slot. */
+  private volatile String[] slots = new String[16];
+  private int count;
+
+  /** The String of the name in {@code chars[offset..offset+length)}, or null when the table has not seen it. */
+  String find(char[] chars, int offset, int length) {
+    int hash = 0;
+    for (int i = offset; i < offset + length; i++) {
+      hash = 31 * hash + chars[i]; // String.hashCode()'s function, so stored names compare by their cached hash
+    }
+    String[] table = slots;
+    int mask = table.length - 1;
+    for (int slot = spread(hash) & mask; ; slot = (slot + 1) & mask) {
+      String name = table[slot];
+      if (name == null) {
+        return null;
+      }
+      if (name.hashCode() == hash && matches(name, chars, offset, length)) {
+        return name;
+      }
+    }
+  }
+
+  /** Adds the names a request brought that {@link #find} did not know; duplicates are fine. */
+  synchronized void addAll(List<String> names) {
+    String[] old = slots;
+    boolean startOver = count + names.size() > MAX_NAMES;
+    int most = (startOver ? 0 : count) + names.size();
+    String[] table = new String[Math.max(16, Integer.highestOneBit(2 * most - 1) << 1)];
+    count = 0;
+    if (!startOver) {
+      for (String name : old) {
+        if (name != null) {
+          insert(table, name);
+        }
+      }
+    }
+    for (String name : names) {
+      insert(table, name);
+    }
+    slots = table;
+  }
+
+  int size() {
+    return count;
+  }
+
+  private void insert(String[] table, String name) {
+    int mask = table.length - 1;
+    for (int slot = spread(name.hashCode()) & mask; ; slot = (slot + 1) & mask) {
+      if (table[slot] == null) {
+        table[slot] = name;
+        count++;
+        return;
+      }
+      if (table[slot].equals(name)) {
+        return;
+      }
+    }
+  }
+
+  private static int spread(int hash) {
+    return hash ^ (hash >>> 16);
+  }
+
+  private static boolean matches(String name, char[] chars, int offset, int length) {
+    if (name.length() != length) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      if (name.charAt(i) != chars[offset + i]) {
+        return false;
+      }
+    }
+    return true;
+  }
+}

@@ -1,0 +1,51 @@
+package io.crigate.scheduler.extender;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class NodeNameTableTest {
+
+  /** 5,000 names of one length that differ in a digit or two: long probe chains in a half-full table. */
+  final List<String> names = IntStream.range(0, 5000)
+      .mapToObj(i -> "ip-10-0-%02d-%02d.eu-west-1.compute.internal".formatted(i / 100, i % 100)).toList();
+
+  static String find(NodeNameTable table, String name) {
+    char[] padded = ("[\"" + name + "\"]").toCharArray(); // as in the parser's buffer: the name at an offset
+    return table.find(padded, 2, name.length());
+  }
+
+  @Test
+  void findsEachAddedNameAsTheStringItKeeps() {
+    NodeNameTable table = new NodeNameTable();
+    table.addAll(names.subList(0, 2500));
+    table.addAll(names.subList(2000, 5000)); // overlaps: kept once
+    assertThat(table.size()).isEqualTo(5000);
+    for (String name : names) {
+      assertThat(find(table, new String(name))).as(name).isSameAs(name);
+    }
+  }
+
+  @Test
+  void aNameNotAddedIsNotFoundHoweverCloseToOneThatIs() {
+    NodeNameTable table = new NodeNameTable();
+    table.addAll(names.subList(0, 4000));
+    for (String name : names.subList(4000, 5000)) {
+      assertThat(find(table, name)).as(name).isNull();
+    }
+    assertThat(find(table, "ip-10-0-00-00.eu-west-1.compute.internaL")).isNull();
+    assertThat(find(table, "ip-10-0-00-00.eu-west-1.compute.interna")).isNull();
+  }
+
+  @Test
+  void whenFullItStartsOverWithTheNewNames() {
+    NodeNameTable table = new NodeNameTable();
+    table.addAll(IntStream.range(0, NodeNameTable.MAX_NAMES - 10).mapToObj(i -> "old-" + i).toList());
+    table.addAll(names.subList(0, 100));
+    assertThat(table.size()).isEqualTo(100);
+    assertThat(find(table, "old-1")).isNull();
+    assertThat(find(table, names.get(99))).isSameAs(names.get(99));
+  }
+}
