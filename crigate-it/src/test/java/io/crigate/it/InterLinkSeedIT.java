@@ -43,8 +43,8 @@ import org.junit.jupiter.api.Test;
  * to the node, runs as a job on the real Slurm.
  *
  * <p>The example was written for CINECA's Marconi100, so the test gives the shared Slurm what that
- * site had: the partition {@code m100_usr_prod} (created if missing) and the user's script at the
- * path the pod names. The script waits for a file this test removes, so the pod is seen Running
+ * site had: the partition {@code m100_usr_prod} and the account {@code INF23_lhc_0} (created if
+ * missing) and the user's script at the path the pod names. The script waits for a file this test removes, so the pod is seen Running
  * before it Succeeds, or is deleted while its job runs.
  */
 class InterLinkSeedIT {
@@ -57,6 +57,8 @@ class InterLinkSeedIT {
   static final String NODE = "vk-knoc-debug";
   static final String NAMESPACE = "vk";
   static final String PARTITION = "m100_usr_prod";
+  /** The account busyecho's {@code -A} names; Slurm keeps its job under root's default without it. */
+  static final String ACCOUNT = "INF23_lhc_0";
   static final Path SCRIPT = Path.of("/m100/home/userexternal/gsurace0/script.sh");
   static final Path HOLD = Path.of("/m100/home/userexternal/gsurace0/hold");
   // this helper's port range
@@ -184,10 +186,10 @@ class InterLinkSeedIT {
     await("busyecho Running").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(300)).until(() -> phase().equals("Running"));
     await().atMost(JOB_TIMEOUT).until(() -> logs("busyecho").contains("busyecho started"));
     long job = jobOfTheExample();
-    // the annotation's flags reached sbatch, as Slurm records them (-A names an account this cluster's
-    // accounting does not know, which Slurm without enforcement replaces by the user's default)
+    // the annotation's flags reached sbatch, as Slurm records them (it keeps account names in lower case)
     String record = scontrol(job);
-    assertThat(record).contains("Partition=" + PARTITION, "TimeLimit=1-00:00:00", "NumCPUs=1").contains("JobName=crigate-");
+    assertThat(record).contains("Partition=" + PARTITION, "TimeLimit=1-00:00:00", "NumCPUs=1", "Account=" + ACCOUNT.toLowerCase())
+        .contains("JobName=crigate-");
     Files.delete(HOLD);
 
     await("busyecho Succeeded").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(300)).until(() -> phase().equals("Succeeded"));
@@ -275,6 +277,10 @@ class InterLinkSeedIT {
   private static void givePartitionAndScriptOfTheExamplesSite() throws Exception {
     if (!run("scontrol", "--oneliner", "show", "partition").contains("PartitionName=" + PARTITION + " ")) {
       run("scontrol", "create", "PartitionName=" + PARTITION, "Nodes=ALL", "State=UP", "MaxTime=INFINITE");
+    }
+    if (!run("sacctmgr", "--noheader", "--parsable2", "show", "assoc", "format=account,user").contains(ACCOUNT.toLowerCase() + "|root")) {
+      run("sacctmgr", "-i", "add", "account", ACCOUNT);
+      run("sacctmgr", "-i", "add", "user", "root", "account=" + ACCOUNT);
     }
     createdM100 = !Files.exists(Path.of("/m100"));
     Files.createDirectories(SCRIPT.getParent());

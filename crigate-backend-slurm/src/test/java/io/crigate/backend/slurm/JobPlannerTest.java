@@ -212,7 +212,7 @@ class JobPlannerTest {
     JobPlan given = planner.plan(container(Map.of("MPI_VERSION", "1.10.2", "MPI_FLAGS", "-np 2", "JOB_NUM_CORES", "1")).build(),
         pod(Map.of()), "p", "c");
     JobPlan flagged = planner.plan(container(Map.of("MPI_VERSION", "1.10.2", "MPI_FLAGS", "-n 2")).build(),
-        pod(Map.of(JobPlanner.FLAGS, "--ntasks=1")), "p", "c");
+        pod(Map.of(InterLinkFlags.FLAGS, "--ntasks=1")), "p", "c");
     JobPlan notMpi = planner.plan(container(Map.of("MPI_FLAGS", "-np 2")).build(), pod(Map.of()), "p", "c");
 
     assertThat(asked.options().asMap()).containsEntry("ntasks", "2");
