@@ -8,7 +8,8 @@
 # kubelet's image GC through crigate. Bytes come from the registry's access log.
 # Usage: [SEEDS="1 2 3"] [NODES="5"] [TIME_SCALE=1] [BURST=30] [SCORERS="..."] [BURST_SCORERS="..."]
 #        [BUILD=0] bash scripts/experiment-layers.sh [--pods N]
-#        NODES may list several counts ("5 10"); BURST=0 skips the burst runs.
+#        NODES may list several counts ("5 10"); BURST=0 skips the burst runs. The layer-locality burst
+#        runs twice: as shipped, and with pods unnamed to the extender (no NodeLoads.assume), its baseline.
 #        Prints markdown tables, writes $work/results.md and $work/bytes-vs-cpu-balance.png.
 # Needs the local registry (scripts/infra/up.sh); the node containerds are the experiment's own, under
 # NODES_INFRA_DIR (default: $CRIGATE_INFRA_DIR), on unix sockets only; the extender listens on
@@ -123,6 +124,9 @@ images=${images%,}
 if [ "${BURST:-30}" -gt 0 ]; then
   for scorer in ${BURST_SCORERS:-${scorers[*]}}; do
     run "${node_counts[0]}" 1 "$scorer" --burst "${BURST:-30}" --results "$work/burst.tsv"
+    # the baseline: the extender unable to count the pods it scored (as before NodeLoads.assume)
+    [ "$scorer" != layer-locality ] \
+      || run "${node_counts[0]}" 1 "$scorer" --burst "${BURST:-30}" --results "$work/burst.tsv" --unnamed-to-extender
   done
 fi
 for n in "${node_counts[@]}"; do for seed in ${SEEDS:-1 2 3}; do for scorer in "${scorers[@]}"; do

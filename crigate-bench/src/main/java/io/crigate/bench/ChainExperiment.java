@@ -108,6 +108,11 @@ public final class ChainExperiment implements Callable<Integer> {
       description = "instead of the trace: this many pods of one image created at once, the image held by one node")
   int burst;
 
+  @Option(names = "--unnamed-to-extender",
+      description = "send the extender each pod without its name, so it cannot count the pods it scored before their "
+          + "bindings show: the extender as before the burst fix, the burst's baseline")
+  boolean unnamedToExtender;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new ChainExperiment()).execute(args));
   }
@@ -159,7 +164,7 @@ public final class ChainExperiment implements Callable<Integer> {
           holdOnFirstNode(nodes.getFirst(), kube, registry.layers(trace.getFirst().image()));
         }
         ChainScheduler scheduler = new ChainScheduler(names, scorer, n -> nodes.get(n).imageStatus(),
-            extender == null ? null : extender.client(), NODE_CPU_MILLIS, NODE_MEMORY_MIB, seed);
+            extender == null ? null : extender.client(), NODE_CPU_MILLIS, NODE_MEMORY_MIB, seed, !unnamedToExtender);
         ChainRun run = new ChainRun(kube, scheduler, nodes, timeScale);
         long logStart = Files.size(registryLog);
         ChainRun.Outcome outcome = run.replay(trace);
@@ -209,7 +214,7 @@ public final class ChainExperiment implements Callable<Integer> {
     Samples latencies = outcome.startLatencies();
     boolean any = latencies.count() > 0;
     String row = "| %s | %d | %d | %d | %.1f | %d | %d | %.2f | %.2f | %.2f | %.3f | %.3f | %d | %d | %d |%n".formatted(
-        scorer, containerds.size(), seed, podCount, registryBytes / MB, outcome.pulls(),
+        unnamedToExtender ? scorer + ", pods unnamed to the extender" : scorer, containerds.size(), seed, podCount, registryBytes / MB, outcome.pulls(),
         nodes.stream().mapToInt(ChainNode::gcRemovals).sum(),
         any ? latencies.percentileMicros(50) / 1e6 : 0, any ? latencies.percentileMicros(95) / 1e6 : 0,
         any ? latencies.meanMicros() / 1e6 : 0, outcome.podsPerNodeCv(), outcome.cpuPerNodeCv(),

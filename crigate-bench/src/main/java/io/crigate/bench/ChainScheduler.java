@@ -39,13 +39,15 @@ final class ChainScheduler {
   private final long[] memory;
   private final int[] pods;
   private final SplittableRandom ties;
+  private final boolean podNamesToExtender;
 
   /**
    * @param imageStatus node index to what it reports in {@code node.status.images} (image-locality)
    * @param extender the extender (layer-locality), else null
+   * @param podNamesToExtender false sends pods to the extender unnamed ({@link ExtenderClient#prioritize(Pod, List, boolean)})
    */
   ChainScheduler(List<String> names, String scorer, IntFunction<Map<String, Long>> imageStatus,
-      ExtenderClient extender, long cpuAllocatable, long memoryAllocatableMib, long seed) {
+      ExtenderClient extender, long cpuAllocatable, long memoryAllocatableMib, long seed, boolean podNamesToExtender) {
     if (!SCORERS.contains(scorer)) {
       throw new IllegalArgumentException("unknown scorer %s; known: %s".formatted(scorer, SCORERS));
     }
@@ -62,6 +64,7 @@ final class ChainScheduler {
     this.memory = new long[names.size()];
     this.pods = new int[names.size()];
     this.ties = new SplittableRandom(seed);
+    this.podNamesToExtender = podNamesToExtender;
   }
 
   /** Places and assumes the pod; returns the node's index, or -1 when no node has room. */
@@ -131,7 +134,7 @@ final class ChainScheduler {
         }
       }
       case "layer-locality" -> {
-        Map<String, Long> answer = extender.prioritize(pod, candidates.stream().map(names::get).toList());
+        Map<String, Long> answer = extender.prioritize(pod, candidates.stream().map(names::get).toList(), podNamesToExtender);
         for (int i = 0; i < scores.length; i++) {
           scores[i] = answer.getOrDefault(names.get(candidates.get(i)), 0L)
               * (ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY);

@@ -38,8 +38,21 @@ final class ExtenderClient {
 
   /** The extender's score per candidate; throws when it does not answer 200. */
   Map<String, Long> prioritize(Pod pod, List<String> candidates) {
+    return prioritize(pod, candidates, true);
+  }
+
+  /**
+   * As {@link #prioritize(Pod, List)}; without {@code named} the pod goes without its name, so the
+   * extender cannot count it on its likely node until its binding shows ({@code NodeLoads.assume}
+   * needs the name): the extender as it scored before that burst fix, for the burst's baseline.
+   */
+  Map<String, Long> prioritize(Pod pod, List<String> candidates, boolean named) {
     ObjectNode args = json.createObjectNode();
-    args.set("Pod", kube.convertValue(pod, JsonNode.class));
+    JsonNode sent = kube.convertValue(pod, JsonNode.class);
+    if (!named && sent.get("metadata") instanceof ObjectNode metadata) {
+      metadata.remove("name");
+    }
+    args.set("Pod", sent);
     args.set("NodeNames", json.valueToTree(candidates));
     try {
       HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(prioritize).timeout(TIMEOUT)

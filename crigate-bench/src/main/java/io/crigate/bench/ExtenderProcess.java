@@ -15,7 +15,8 @@ import java.util.concurrent.TimeUnit;
  */
 final class ExtenderProcess implements AutoCloseable {
 
-  private static final Duration STARTUP_LIMIT = Duration.ofSeconds(120);
+  /** At load average 30 on 2 cores the extender took over 2 minutes to list and serve. */
+  private static final Duration STARTUP_LIMIT = Duration.ofMinutes(5);
 
   private final Process process;
   private final ExtenderClient client;

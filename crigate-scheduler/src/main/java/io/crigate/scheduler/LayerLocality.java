@@ -14,7 +14,7 @@ import java.util.stream.IntStream;
  *   missing(c)   = sum of size(l) over the pod's layers l that candidate c does not hold
  *   u(c)         = (CPU requested on c + the pod's CPU request) / allocatable CPU of c
  *   mean         = mean over candidates of (CPU requested / allocatable), before the pod
- *   c' is an alternative to c  when  u(c') <= mean + 0.11  or  u(c') <= u(c) + 0.03
+ *   c' is an alternative to c  when  u(c') <= mean + 0.22 x mean  or  u(c') <= u(c) + 0.05 x mean
  *   extra(c)     = missing(c) - min over c and its alternatives c' of missing(c')
  *   cores        = the pod's CPU request in cores, clamped to 0.5..2
  *   score(c)     = 10 - min(5, round(extra(c) / cores / 20 MB))                 in 5..10
@@ -24,7 +24,8 @@ import java.util.stream.IntStream;
  * candidate that could take the pod without unbalancing the cluster, because it would stay near
  * the candidates' mean load, or because it is hardly more loaded than the node itself. The
  * locality preference therefore never pulls a pod onto a node that is clearly more loaded than the
- * alternatives: the free nodes are simply not charged for the busy node's layers, all score alike
+ * alternatives ({@link LoadBands}: both bands are fractions of the mean load, since balance is
+ * judged relative to it): the free nodes are simply not charged for the busy node's layers, all score alike
  * and kube-scheduler's resource scores decide. Sending the pod to a busier node costs balance in
  * proportion to how far above the others it is; the pod's own request counts in {@code u}, so a
  * large pod needs a less loaded holder than a small one. When every candidate misses the same
@@ -50,8 +51,9 @@ import java.util.stream.IntStream;
  * their mean much worse. A candidate whose load
  * is {@linkplain CpuLoad#known() unknown} is scored load-blind: every candidate is its alternative,
  * and it is an alternative to every candidate; with no load known at all this is the load-blind
- * score with the same constants. The mean counts the candidates with known load. The constants
- * were chosen on the simulator's seeds 1-5; see docs/scheduling.md.
+ * score with the same constants. The mean counts the candidates with known load. The byte constants
+ * were chosen on the simulator's seeds 1-5, the bands as {@link LoadBands} says; see
+ * docs/scheduling.md.
  */
 public final class LayerLocality {
 
@@ -62,10 +64,6 @@ public final class LayerLocality {
   static final long BYTES_PER_POINT = 20_000_000L;
   /** The most points a pull can cost, however large. */
   static final long MAX_PENALTY = 5;
-  /** How far above the candidates' mean utilization an alternative may end up with the pod. */
-  static final double MEAN_BAND = 0.11;
-  /** How much more utilized than the charged node itself an alternative may be. */
-  static final double NEIGHBOUR_BAND = 0.03;
   /** The range of the pod's CPU request, in cores, that its extra bytes are divided by. */
   static final double MIN_CORES = 0.5;
   static final double MAX_CORES = 2;
@@ -94,11 +92,12 @@ public final class LayerLocality {
         meanBefore += loads.get(c).utilization() / knownCount;
       }
     }
+    LoadBands bands = LoadBands.around(meanBefore);
     long fewest = Long.MAX_VALUE;
     long fewestNearMean = Long.MAX_VALUE;
     for (int c = 0; c < n; c++) {
       fewest = Math.min(fewest, missing[c]);
-      if (!loads.get(c).known() || after[c] <= meanBefore + MEAN_BAND) {
+      if (!loads.get(c).known() || after[c] <= meanBefore + bands.aboveMean()) {
         fewestNearMean = Math.min(fewestNearMean, missing[c]);
       }
     }
@@ -108,7 +107,7 @@ public final class LayerLocality {
     for (int c = 0; c < n; c++) {
       long best = fewest;
       if (loads.get(c).known()) {
-        best = Math.min(fewestNearMean, alternatives.fewestMissingAtMost(after[c] + NEIGHBOUR_BAND));
+        best = Math.min(fewestNearMean, alternatives.fewestMissingAtMost(after[c] + bands.aboveNode()));
       }
       scores[c] = priority(Math.round((missing[c] - best) / cores));
     }

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class LayerLocalityTest {
 
@@ -78,7 +79,7 @@ class LayerLocalityTest {
   }
 
   /**
-   * Every candidate equally loaded: each is every other's alternative (u differs by 0 < 0.03). A
+   * Every candidate equally loaded: each is every other's alternative (u differs by 0, within the neighbour band). A
    * one-core pod, so bytes count as they are.
    */
   @ParameterizedTest(name = "{0}")
@@ -116,33 +117,34 @@ class LayerLocalityTest {
   /**
    * The app image (468 MB) on a holder and on nodes that hold nothing: a non-holder is charged
    * round(468 / 20) = 23, capped 5, when the holder is its alternative, and nothing otherwise.
-   * u = (requested + pod) / 8000; the mean is over the requests before the pod.
+   * u = (requested + pod) / 8000; the mean is over the requests before the pod; the bands are
+   * 0.22 x mean above the mean and 0.05 x mean above the charged node ({@link LoadBands}).
    */
   static Stream<LoadCase> loadCases() {
     NodeLayers holder = node(OS, RUNTIME, DEPS, CODE);
     NodeLayers empty = node();
     return Stream.of(
-        // mean (0.75 + 0.25 + 0.25) / 3 = 0.417; holder u 0.8125 > 0.417 + 0.11 and > 0.3125 + 0.03: no one's alternative
+        // mean (0.75 + 0.25 + 0.25) / 3 = 0.417; holder u 0.8125 > 0.417 + 0.092 and > 0.3125 + 0.021: no one's alternative
         new LoadCase("a busy holder does not pull the pod", List.of(holder, empty, empty), 500,
             List.of(cpu(6000), cpu(2000), cpu(2000)), new long[] {10, 10, 10}),
-        // mean (0.3 + 0.25 + 0.4) / 3 = 0.317; holder u 0.3625 <= 0.427: alternative to both, even to the one at 0.3125
+        // mean (0.3 + 0.25 + 0.4) / 3 = 0.317; holder u 0.3625 <= 0.317 + 0.070: alternative to both, even to the one at 0.3125
         new LoadCase("a holder near the mean pulls from every node", List.of(holder, empty, empty), 500,
             List.of(cpu(2400), cpu(2000), cpu(3200)), new long[] {10, 5, 5}),
-        // mean (0.45 + 0.3 + 0.3) / 3 = 0.35; holder u with a 40 m pod 0.455 <= 0.46: alternative
+        // mean (0.4 + 0.3 + 0.3) / 3 = 0.333; holder u with a 40 m pod 0.405 <= 0.333 + 0.073 = 0.407: alternative
         new LoadCase("a small pod follows a holder just below the band", List.of(holder, empty, empty), 40,
-            List.of(cpu(3600), cpu(2400), cpu(2400)), new long[] {10, 5, 5}),
-        // same nodes, 400 m pod: holder u 0.5 > 0.46, and > 0.35 + 0.03: not an alternative
+            List.of(cpu(3200), cpu(2400), cpu(2400)), new long[] {10, 5, 5}),
+        // same nodes, 400 m pod: holder u 0.45 > 0.407, and > 0.35 + 0.017: not an alternative
         new LoadCase("a large pod does not", List.of(holder, empty, empty), 400,
-            List.of(cpu(3600), cpu(2400), cpu(2400)), new long[] {10, 10, 10}),
-        // mean (0.75 + 0.73 + 0) / 3 = 0.493; holder u 0.76 > 0.603, but <= 0.74 + 0.03 of the second node:
-        // that one is charged (5); the idle third (0.01 + 0.03 < 0.76) is not
+            List.of(cpu(3200), cpu(2400), cpu(2400)), new long[] {10, 10, 10}),
+        // mean (0.75 + 0.73 + 0) / 3 = 0.493; holder u 0.76 > 0.493 + 0.109, but <= 0.74 + 0.025 of the second node:
+        // that one is charged (5); the idle third (0.01 + 0.025 < 0.76) is not
         new LoadCase("a holder hardly busier than the node itself is its alternative", List.of(holder, empty, empty), 80,
             List.of(cpu(6000), cpu(5840), cpu(0)), new long[] {10, 5, 10}),
         // holder load unknown: alternative to everyone, as without loads
         new LoadCase("a holder of unknown load pulls like the load-blind score", List.of(holder, empty, empty), 500,
             List.of(CpuLoad.UNKNOWN, cpu(2000), cpu(2000)), new long[] {10, 5, 5}),
         // mean over the known (0.75 + 0.25) / 2 = 0.5; the busy holder (0.8125) is the known empty node's alternative
-        // neither by the mean (0.61) nor as a neighbour (0.3425), but every candidate is the unknown node's alternative
+        // neither by the mean (0.61) nor as a neighbour (0.3375), but every candidate is the unknown node's alternative
         new LoadCase("a node of unknown load is charged against every candidate", List.of(holder, empty, empty), 500,
             List.of(cpu(6000), CpuLoad.UNKNOWN, cpu(2000)), new long[] {10, 5, 10}),
         new LoadCase("load alone never separates nodes: all hold the layers", List.of(holder, holder, holder), 500,
@@ -155,6 +157,33 @@ class LayerLocalityTest {
   @MethodSource("loadCases")
   void loadDecidesWhichNodesAreAlternatives(LoadCase c) {
     assertThat(scores(List.of(APP_IMAGE), c.candidates(), c.podCpuMillis(), c.loads())).containsExactly(c.expected());
+  }
+
+  /**
+   * The bands are fractions of the mean load ({@link LoadBands}), so whether a holder is an
+   * alternative depends on how far above the mean it is relative to the mean, at any load. Two
+   * others at {@code others} m each, a holder at {@code holderMillis} of 8000 m, a pod of no
+   * request (u is the requests alone). A holder 1.2 x the mean is within 0.22 x mean: both others
+   * are charged. A fixed band of 0.11 of a node would exclude it at 0.62 mean (0.75 > 0.735).
+   */
+  @ParameterizedTest(name = "others at {0} m")
+  @ValueSource(longs = {1500, 3000, 4500})
+  void aHolderAFifthAboveTheMeanIsAnAlternativeAtEveryLoad(long others) {
+    long holderMillis = others * 4 / 3; // u(holder) = 1.2 x (holder + 2 x others) / 3
+    assertThat(scores(List.of(APP_IMAGE), List.of(node(OS, RUNTIME, DEPS, CODE), node(), node()), 0,
+        List.of(cpu(holderMillis), cpu(others), cpu(others)))).containsExactly(10, 5, 5);
+  }
+
+  /**
+   * A holder 1.3 x the mean is outside 0.22 x mean and far above the others: no one is charged, at
+   * any load. A fixed band of 0.11 of a node would let it pull at 0.22 mean (0.287 < 0.331).
+   */
+  @ParameterizedTest(name = "others at {0} m")
+  @ValueSource(longs = {1500, 3000, 4500})
+  void aHolderAThirdAboveTheMeanIsNoAlternativeAtAnyLoad(long others) {
+    long holderMillis = Math.round(others * 2.6 / 1.7); // u(holder) = 1.3 x (holder + 2 x others) / 3
+    assertThat(scores(List.of(APP_IMAGE), List.of(node(OS, RUNTIME, DEPS, CODE), node(), node()), 0,
+        List.of(cpu(holderMillis), cpu(others), cpu(others)))).containsExactly(10, 10, 10);
   }
 
   record SizeCase(long podCpuMillis, long expected) {}

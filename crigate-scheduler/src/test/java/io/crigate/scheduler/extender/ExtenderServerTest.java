@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,6 +85,16 @@ class ExtenderServerTest {
     server.close();
     loadInformer.close();
     informer.close();
+  }
+
+  /**
+   * Every test scores the fixture's pod as if for the first time. The extender counts a pod it
+   * scored on its likely node until the informer shows the binding ({@link NodeLoads#assume}); a
+   * previous test's call would otherwise leave the pod counted on node-a.
+   */
+  @AfterEach
+  void forgetTheScoredPod() {
+    loads.observed("default/web-5d9c7b6f8-x2lkq");
   }
 
   static void publish(String node, Layer... layers) {
@@ -161,9 +172,9 @@ class ExtenderServerTest {
         .withNewSpec().withNodeName("node-a").addNewContainer().withName("c").withImage("x:1")
         .withNewResources().addToRequests("cpu", new Quantity("6")).endResources().endContainer().endSpec().build()).create();
     try {
-      // node-a: (6000 + the pod's 250 m) / 8000 = 0.78, above the mean (0.75 + 0 + 0) / 3 + 0.11 = 0.36 and
-      // above node-b's 0.03 + 0.03: no longer node-b's alternative, so node-b is not charged its 40 MB (8 -> 10).
-      // node-c is still charged against node-b (0.03 <= 0.36): 300 MB -> 5
+      // node-a: (6000 + the pod's 250 m) / 8000 = 0.78, above the mean 0.25 + its band 0.22 x 0.25 = 0.305 and
+      // above node-b's 0.03 + 0.05 x 0.25: no longer node-b's alternative, so node-b is not charged its 40 MB (8 -> 10).
+      // node-c is still charged against node-b (0.03 <= 0.305): 300 MB -> 5
       await().untilAsserted(() -> assertThat(mapper.readTree(post("/crigate/prioritize", fixture("args-nodenames.json")).body()))
           .isEqualTo(mapper.readTree(
               "[{\"Host\":\"node-a\",\"Score\":10},{\"Host\":\"node-b\",\"Score\":10},{\"Host\":\"node-c\",\"Score\":5}]")));
