@@ -52,6 +52,10 @@ final class LayerExtender {
     PodLayers pod = PodLayers.of(resolve(args));
     List<String> candidates = args.nodes().names();
     loads.forgetExpired();
+    if (args.pod().name() != null) {
+      // kube-scheduler retries a pod it could not bind: its own earlier guess must not weigh on it
+      loads.retract(args.podName());
+    }
     List<CpuLoad> candidateLoads = buffers.loads;
     candidateLoads.clear();
     for (String candidate : candidates) {

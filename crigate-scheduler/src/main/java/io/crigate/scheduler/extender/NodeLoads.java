@@ -68,7 +68,12 @@ public final class NodeLoads implements Function<String, CpuLoad> {
   }
 
   /** The informer saw {@code pod} bound, finished or deleted: from now on it counts as the informer says. */
-  synchronized void observed(String pod) {
+  void observed(String pod) {
+    retract(pod);
+  }
+
+  /** {@code pod} no longer counts where it was assumed: it was seen, or it is being scored again. */
+  synchronized void retract(String pod) {
     if (!assumed.isEmpty()) {
       drop(assumed.remove(pod));
     }

@@ -105,6 +105,17 @@ class ExtenderBurstTest {
   }
 
   @Test
+  void aPodScoredAgainDoesNotCountItsOwnEarlierGuess() {
+    long[] first = extender.prioritize(new ExtenderArgs(request(0), 4000, new CandidateNodes.Names(NODES)), new CallBuffers())
+        .scores().clone();
+    // kube-scheduler could not bind it and asks again: the holder was guessed and must look as idle as before
+    long[] retry = extender.prioritize(new ExtenderArgs(request(0), 4000, new CandidateNodes.Names(NODES)), new CallBuffers())
+        .scores();
+    assertThat(retry).containsExactly(first);
+    assertThat(loads.apply("holder").requestedMillis()).isEqualTo(4000);
+  }
+
+  @Test
   void aScoredPodThatIsNeverBoundStopsCountingAfterItsTime() {
     long[] now = {0};
     NodeLoads clocked = new NodeLoads(() -> now[0]);

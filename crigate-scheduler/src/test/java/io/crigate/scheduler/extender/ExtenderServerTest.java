@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -85,16 +84,6 @@ class ExtenderServerTest {
     server.close();
     loadInformer.close();
     informer.close();
-  }
-
-  /**
-   * Every test scores the fixture's pod as if for the first time. The extender counts a pod it
-   * scored on its likely node until the informer shows the binding ({@link NodeLoads#assume}); a
-   * previous test's call would otherwise leave the pod counted on node-a.
-   */
-  @AfterEach
-  void forgetTheScoredPod() {
-    loads.observed("default/web-5d9c7b6f8-x2lkq");
   }
 
   static void publish(String node, Layer... layers) {
