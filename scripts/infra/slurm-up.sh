@@ -41,6 +41,11 @@ id crigate-hpc >/dev/null 2>&1 || useradd --system --create-home --shell /bin/ba
 [ -s "$D/ssh/hpc-password" ] ||
   (umask 077; printf 'p$(w) `x` %s' "$(head -c 12 /dev/urandom | base64 | tr -d '/+=')" > "$D/ssh/hpc-password")
 printf 'crigate-hpc:%s\n' "$(cat "$D/ssh/hpc-password")" | chpasswd
+# The test cluster is one node on loopback. Open MPI's out-of-band channel skips loopback and fails
+# ("No network interfaces were found") where lo is the only interface, e.g. in a network namespace,
+# so this user's MPI jobs are told to use it; other users' and machines' MPI settings are untouched.
+install -d -o crigate-hpc ~crigate-hpc/.openmpi
+printf 'oob_tcp_if_include = lo\nbtl_tcp_if_include = lo\n' > ~crigate-hpc/.openmpi/mca-params.conf
 
 # --- munge
 infra_start slurm-munged munged -F --socket="$D/munge/run/munge.sock" --key-file="$D/munge/key/munge.key" \
