@@ -32,6 +32,7 @@ class BalloonsPolicyIT {
               balloonTypes:
                 - name: team
                   namespaces: ["crigate-*"]
+                  minCPUs: 1
                   maxCPUs: 2
                   minBalloons: 1
                   preferPerNamespaceBalloon: true
@@ -76,7 +77,7 @@ class BalloonsPolicyIT {
 
   @Test
   void aMinBalloonKeepsItsCpuWithoutContainersSoTheDefaultBalloonNeverWidensOverIt() {
-    // the pre-created team balloon holds one CPU from the start: a pod of no team runs on the other one
+    // the pre-created team balloon holds its minCPUs (1) from the start: a pod of no team runs on the other one
     PolicyPods.Started web = pods.startShellIn("it-web", "web", Map.of("cpu", "100m"), Map.of(), Map.of());
     String defaultCpu = pods.allowedCpus(web.containerId());
     assertThat(defaultCpu).matches("[01]");
