@@ -74,13 +74,24 @@ class SlimIndexScoresTest {
     verbs = new ExtenderVerbs(index, loads, Map.of(init.reference(), init, app.reference(), app)::get);
   }
 
+  /**
+   * fabric8's mock server waits, on its event loop, for a closing watch's sender to finish; a send
+   * still pending then blocks that loop and the server's shutdown fails after 10 s (seen in CI). One
+   * last change of each watched kind, seen arriving, means every earlier send is done before the
+   * watches close.
+   */
   @AfterEach
   void stop() {
+    client.nodes().resource(new NodeBuilder().withNewMetadata().withName("quiesce").endMetadata().withNewStatus()
+        .addToAllocatable("cpu", new Quantity("1")).endStatus().build()).create();
+    client.pods().inNamespace("apps").resource(new PodBuilder().withNewMetadata().withName("quiesce").endMetadata()
+        .withNewSpec().withNodeName("quiesce").addToContainers(container("c", 100)).endSpec()
+        .withNewStatus().withPhase("Running").endStatus().build()).create();
+    publish("quiesce");
+    await().until(() -> loads.apply("quiesce").allocatableMillis() == 1000 && loads.apply("quiesce").requestedMillis() == 100
+        && index.publishes("quiesce"));
     loadInformer.close();
     inventories.close();
-    // Closing the informers stops their watches, but the client may keep their connections open; the
-    // mock server then waits for them and fails its shutdown after 10 s (seen in CI).
-    client.close();
   }
 
   void publish(String node) {
