@@ -66,13 +66,13 @@ public final class NodeLoadInformer implements AutoCloseable {
     boolean ended = "Succeeded".equals(phase) || "Failed".equals(phase);
     count(key(pod), bound && !ended ? new Bound(nodeNames.computeIfAbsent(node, n -> n), PodCpu.millis(pod.getSpec())) : null);
     if (bound || ended) {
-      loads.observed(key(pod));
+      loads.retract(key(pod));
     }
   }
 
   private void removePod(Pod pod) {
     count(key(pod), null);
-    loads.observed(key(pod));
+    loads.retract(key(pod));
   }
 
   private void count(String pod, Bound now) {

@@ -61,18 +61,16 @@ public final class NodeLoads implements Function<String, CpuLoad> {
         (old, update) -> new CpuLoad(old.requestedMillis() + millis, old.allocatableMillis()));
   }
 
-  /** The extender scored {@code pod} (namespace/name) and expects it on {@code node}: count it there until {@link #observed}. */
+  /** The extender scored {@code pod} (namespace/name) and expects it on {@code node}: count it there until {@link #retract}. */
   synchronized void assume(String pod, String node, long cpuMillis) {
     drop(assumed.put(pod, new Assumed(node, cpuMillis, nanoTime.getAsLong() + ASSUMED_FOR.toNanos())));
     assumedByNode.merge(node, cpuMillis, Long::sum);
   }
 
-  /** The informer saw {@code pod} bound, finished or deleted: from now on it counts as the informer says. */
-  void observed(String pod) {
-    retract(pod);
-  }
-
-  /** {@code pod} no longer counts where it was assumed: it was seen, or it is being scored again. */
+  /**
+   * {@code pod} no longer counts where it was assumed: the informer saw it bound, finished or deleted
+   * (from now on it counts as the informer says), or the extender is scoring it again.
+   */
   synchronized void retract(String pod) {
     if (!assumed.isEmpty()) {
       drop(assumed.remove(pod));
