@@ -16,6 +16,10 @@ bash scripts/infra/install-deps.sh
 step "Building crigate"
 . scripts/lib/java.sh
 ./mvnw -B -q -DskipTests install
+# serve's JVM class cache now, so the first start below is already a fast one (bin/crigate)
+if [ "$JAVA_MAJOR" -ge 25 ]; then
+  bin/crigate prepare-cache
+fi
 
 step "Starting the registry, test images and containerd"
 bash scripts/infra/up.sh
