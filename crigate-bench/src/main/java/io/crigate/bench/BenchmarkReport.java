@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 
 /** Collects the run's numbers and renders them as the markdown kept in docs/benchmarks.md. */
@@ -15,23 +16,41 @@ final class BenchmarkReport {
   static final String CRIGATE = "crigate";
   static final String BASELINE = "baseline";
 
-  /** Pod lifecycle times per side; {@code baseline} is empty when no baseline checkout ran. */
-  record Lifecycle(Samples direct, Samples viaCrigate, Samples baseline) {
+  /** Pod lifecycle rounds: side 0 is direct, 1 via crigate, 2 (when it ran) the baseline build. */
+  record Lifecycle(LifecycleRounds.Result rounds) {
+    Samples direct() {
+      return rounds.side(0).total();
+    }
+
+    Samples viaCrigate() {
+      return rounds.side(1).total();
+    }
+
+    Samples baseline() {
+      return rounds.sides().size() > 2 ? rounds.side(2).total() : new Samples();
+    }
+
     MedianRatio ratio() {
-      return MedianRatio.ofMedians(viaCrigate, direct);
+      return MedianRatio.ofMedians(viaCrigate(), direct());
     }
 
     MedianRatio pairedRatio() {
-      return MedianRatio.paired(viaCrigate, direct);
+      return MedianRatio.paired(viaCrigate(), direct());
+    }
+
+    /** The per-round ratio over only the rounds where crigate ran first, or only those where it did not. */
+    MedianRatio pairedRatio(boolean crigateFirst) {
+      List<Samples> rounds = this.rounds.byOrder(1, 0, crigateFirst);
+      return MedianRatio.paired(rounds.get(0), rounds.get(1));
     }
 
     MedianRatio baselineRatio() {
-      return MedianRatio.paired(baseline, direct);
+      return MedianRatio.paired(baseline(), direct());
     }
 
     /** crigate against the baseline build in the same rounds: whether the change itself moved the lifecycle. */
     MedianRatio againstBaseline() {
-      return MedianRatio.paired(viaCrigate, baseline);
+      return MedianRatio.paired(viaCrigate(), baseline());
     }
   }
 
@@ -114,6 +133,8 @@ final class BenchmarkReport {
             .formatted(lifecycle.baseline().medianMillis(), interval(lifecycle.baselineRatio())));
         md.append("| crigate / baseline build lifecycle, per round (same rounds) | %s |\n".formatted(interval(lifecycle.againstBaseline())));
       }
+      md.append("| same, only rounds crigate ran first / only rounds it did not | %s / %s |\n"
+          .formatted(interval(lifecycle.pairedRatio(true)), interval(lifecycle.pairedRatio(false))));
     }
     if (idleRss.count() > 0) {
       md.append("| crigate RSS idle, median (min-max) of %d readings 1 s apart | **%s** |\n"
@@ -135,7 +156,64 @@ final class BenchmarkReport {
           .formatted(baselineStartsToServing.count(), baselineStartsToServing.firstMillis(),
               baselineStartsToServing.medianMillis(), baselineStartsToServing.percentileMicros(100) / 1000));
     }
+    if (lifecycle != null) {
+      md.append(lifecycleBreakdown(lifecycle.rounds()));
+    }
     return md.toString();
+  }
+
+  /**
+   * Where the lifecycle's time goes: each call's median per side and the median of its per-round
+   * difference from direct, then the CPU each watched process used per lifecycle of each side.
+   */
+  private static String lifecycleBreakdown(LifecycleRounds.Result rounds) {
+    StringBuilder md = new StringBuilder("\n| lifecycle call | n |");
+    List<LifecycleRounds.Timings> sides = rounds.sides();
+    LifecycleRounds.Timings direct = sides.getFirst();
+    for (LifecycleRounds.Timings side : sides) {
+      md.append(" %s p50 ms |".formatted(side.name()));
+    }
+    for (LifecycleRounds.Timings side : sides.subList(1, sides.size())) {
+      md.append(" %s − direct, median per round ms |".formatted(side.name()));
+    }
+    md.append("\n|---|---:|").append("---:|".repeat(2 * sides.size() - 1)).append("\n");
+    for (PodFleet.Step step : PodFleet.Step.values()) {
+      md.append("| %s | %d |".formatted(step.call, direct.step(step).count()));
+      for (LifecycleRounds.Timings side : sides) {
+        md.append(" %.2f |".formatted(side.step(step).medianMillis()));
+      }
+      for (LifecycleRounds.Timings side : sides.subList(1, sides.size())) {
+        md.append(" %+.2f |".formatted(medianDifferenceMillis(side.step(step), direct.step(step))));
+      }
+      md.append("\n");
+    }
+    if (!rounds.meters().isEmpty()) {
+      md.append("\n| CPU per lifecycle, median ms |");
+      sides.forEach(side -> md.append(" during %s lifecycles |".formatted(side.name())));
+      md.append("\n|---|").append("---:|".repeat(sides.size())).append("\n");
+      for (int m = 0; m < rounds.meters().size(); m++) {
+        md.append("| %s |".formatted(rounds.meters().get(m).name()));
+        for (LifecycleRounds.Timings side : sides) {
+          md.append(" %.2f |".formatted(side.cpu().get(m).medianMillis()));
+        }
+        md.append("\n");
+      }
+    }
+    return md.toString();
+  }
+
+  /** The median of {@code side − direct} over the rounds both ran, in milliseconds. */
+  private static double medianDifferenceMillis(Samples side, Samples direct) {
+    int rounds = Math.min(side.count(), direct.count());
+    long[] top = side.values(rounds);
+    long[] bottom = direct.values(rounds);
+    long[] differences = new long[rounds];
+    for (int i = 0; i < rounds; i++) {
+      differences[i] = top[i] - bottom[i];
+    }
+    Arrays.sort(differences);
+    double median = rounds % 2 == 1 ? differences[rounds / 2] : (differences[rounds / 2 - 1] + differences[rounds / 2]) / 2.0;
+    return median / 1_000_000.0;
   }
 
   private static String interval(MedianRatio ratio) {

@@ -20,6 +20,22 @@ final class PodFleet {
 
   record Pod(String sandboxId, String containerId) {}
 
+  /** The calls of one lifecycle, in the order the kubelet makes them. */
+  enum Step {
+    RUN_POD_SANDBOX("RunPodSandbox"), CREATE_CONTAINER("CreateContainer"), START_CONTAINER("StartContainer"),
+    STOP_CONTAINER("StopContainer"), REMOVE_CONTAINER("RemoveContainer"), STOP_POD_SANDBOX("StopPodSandbox"),
+    REMOVE_POD_SANDBOX("RemovePodSandbox");
+
+    final String call;
+
+    Step(String call) {
+      this.call = call;
+    }
+  }
+
+  /** Wall time of each call of one lifecycle, indexed by {@link Step#ordinal()}; null when not timed. */
+  private long[] stepNanos;
+
   private final CriClient client;
   private final String image;
   private final Path logRoot;
@@ -50,6 +66,17 @@ final class PodFleet {
     remove(runPodWithContainer());
   }
 
+  /** As {@link #lifecycle()}, returning each call's wall time in nanoseconds, indexed by {@link Step#ordinal()}. */
+  long[] timedLifecycle() throws IOException {
+    stepNanos = new long[Step.values().length];
+    try {
+      lifecycle();
+      return stepNanos;
+    } finally {
+      stepNanos = null;
+    }
+  }
+
   void removeAll() {
     pods.forEach(this::remove);
     pods.clear();
@@ -60,17 +87,22 @@ final class PodFleet {
     Path logDir = Files.createDirectories(logRoot.resolve(name));
     PodSandboxConfig pod = hostNetworkPod(name, "crigate-bench", logDir);
     RuntimeServiceBlockingStub runtime = client.runtime(CALL_DEADLINE);
+    long start = System.nanoTime();
     String sandboxId = runtime.runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(pod).build())
         .getPodSandboxId();
+    start = step(Step.RUN_POD_SANDBOX, start);
     ContainerConfig container = ContainerConfig.newBuilder()
         .setMetadata(ContainerMetadata.newBuilder().setName("sleeper"))
         .setImage(ImageSpec.newBuilder().setImage(image))
         .addCommand("/bin/sleep").addArgs("3600")
         .setLogPath("sleeper.log")
         .build();
+    start = System.nanoTime();
     String containerId = runtime.createContainer(CreateContainerRequest.newBuilder()
         .setPodSandboxId(sandboxId).setConfig(container).setSandboxConfig(pod).build()).getContainerId();
+    start = step(Step.CREATE_CONTAINER, start);
     runtime.startContainer(StartContainerRequest.newBuilder().setContainerId(containerId).build());
+    step(Step.START_CONTAINER, start);
     return new Pod(sandboxId, containerId);
   }
 
@@ -86,9 +118,23 @@ final class PodFleet {
 
   private void remove(Pod pod) {
     RuntimeServiceBlockingStub runtime = client.runtime(CALL_DEADLINE);
+    long start = System.nanoTime();
     runtime.stopContainer(StopContainerRequest.newBuilder().setContainerId(pod.containerId()).setTimeout(0).build());
+    start = step(Step.STOP_CONTAINER, start);
     runtime.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(pod.containerId()).build());
+    start = step(Step.REMOVE_CONTAINER, start);
     runtime.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build());
+    start = step(Step.STOP_POD_SANDBOX, start);
     runtime.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build());
+    step(Step.REMOVE_POD_SANDBOX, start);
+  }
+
+  /** Records the step that began at {@code start} when a timed lifecycle runs; returns now, the next step's start. */
+  private long step(Step step, long start) {
+    long now = System.nanoTime();
+    if (stepNanos != null) {
+      stepNanos[step.ordinal()] = now - start;
+    }
+    return now;
   }
 }

@@ -58,6 +58,10 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
   @Option(names = "--starts", defaultValue = "5", description = "timed restarts before the measured run")
   int starts;
 
+  @Option(names = "--runtime-pid",
+      description = "the runtime's process id, to report the CPU it uses per lifecycle of each side")
+  Long runtimePid;
+
   @Option(names = "--report", description = "also write the markdown report to this file")
   Path report;
 
@@ -134,7 +138,7 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
       // Last, once crigate's JIT has settled: compiling the lifecycle paths for the first time
       // would otherwise take CPU from containerd and runc on a small node and show up as overhead.
       PodFleet baselineFleet = baseline == null ? null : new PodFleet(baseline.client(), image, workDir.resolve("logs"));
-      out.lifecycle(measureLifecycles(directFleet, viaFleet, baselineFleet));
+      out.lifecycle(measureLifecycles(directFleet, crigate, viaFleet, baseline, baselineFleet));
     }
     String markdown = out.markdown(runtimeEndpoint);
     System.out.println(markdown);
@@ -217,24 +221,20 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
         warmup, iterations);
   }
 
-  private BenchmarkReport.Lifecycle measureLifecycles(PodFleet direct, PodFleet via, PodFleet baseline) throws Exception {
-    List<PodFleet> fleets = baseline == null ? List.of(direct, via) : List.of(direct, via, baseline);
-    for (int i = 0; i < LIFECYCLE_WARMUP; i++) {
-      for (PodFleet fleet : fleets) {
-        fleet.lifecycle();
-      }
+  private BenchmarkReport.Lifecycle measureLifecycles(PodFleet direct, CrigateUnderBench crigate, PodFleet via,
+      CrigateUnderBench baseline, PodFleet baselineFleet) throws Exception {
+    List<LifecycleRounds.Side> sides = new ArrayList<>(List.of(
+        new LifecycleRounds.Side("direct", direct), new LifecycleRounds.Side(BenchmarkReport.CRIGATE, via)));
+    List<LifecycleRounds.Meter> meters = new ArrayList<>(List.of(new LifecycleRounds.Meter("crigate process", crigate::cpuNanos)));
+    if (baseline != null) {
+      sides.add(new LifecycleRounds.Side(BenchmarkReport.BASELINE, baselineFleet));
+      meters.add(new LifecycleRounds.Meter("baseline process", baseline::cpuNanos));
     }
-    List<Samples> samples = fleets.stream().map(fleet -> new Samples()).toList();
-    // Each round starts with the next side: containerd finishes some teardown after a lifecycle
-    // returns, and whichever side always ran right after another would otherwise pay for it.
-    for (int i = 0; i < lifecycles; i++) {
-      for (int k = 0; k < fleets.size(); k++) {
-        int side = (i + k) % fleets.size();
-        samples.get(side).add(((TimedCall) fleets.get(side)::lifecycle).time());
-      }
+    if (runtimePid != null) {
+      meters.add(new LifecycleRounds.Meter("runtime (pid %d, without its shims)".formatted(runtimePid),
+          () -> ProcessCpu.nanos(runtimePid)));
     }
-    return new BenchmarkReport.Lifecycle(samples.get(0), samples.get(1),
-        baseline == null ? new Samples() : samples.get(2));
+    return new BenchmarkReport.Lifecycle(LifecycleRounds.run(sides, meters, LIFECYCLE_WARMUP, lifecycles));
   }
 
 }
