@@ -33,17 +33,24 @@ import java.util.function.Predicate;
 /**
  * Which CRI calls skip the gRPC call layer: a routed read (ContainerStatus, PodSandboxStatus and
  * their stats) whose owner is on record and is a healthy, connected backend that forwards calls
- * unchanged ({@link AsyncCalls#passThrough()}), and the two runtime lists when that backend is the
- * only one (one part to merge, and core's filter re-application is a no-op for the filters the
- * runtime applies the same way). The stream goes to that runtime as bytes; only the owner's id is
- * read from the request. Everything else (lifecycle calls, ownership misses, unhealthy backends,
- * Slurm, dumped methods, id-filtered or merged lists) goes to crigate's gRPC call server, which
- * answers exactly as before.
+ * unchanged ({@link AsyncCalls#passThrough()}), StartContainer and StopContainer on the same terms
+ * when no adjustment plugin follows the container (core then only forwards them), and the two
+ * runtime lists when that backend is the only one (one part to merge, and core's filter
+ * re-application is a no-op for the filters the runtime applies the same way). The stream goes to
+ * that runtime as bytes; only the owner's id is read from the request. Everything else (calls that
+ * record or drop ownership, followed containers, ownership misses, unhealthy backends, Slurm, dumped
+ * methods, id-filtered or merged lists) goes to crigate's gRPC call server, which answers exactly as
+ * before.
+ *
+ * <p>Start and stop matter for the pod lifecycle: through the call server each crosses two more
+ * HTTP/2 connections and grpc-java's call layer on both sides, code that the few lifecycle calls a
+ * node makes never get the JIT to compile, so it costs milliseconds of crigate's CPU per call,
+ * taken from the runtime on a small node (docs/benchmarks.md, issue 10).
  */
 final class RelayRoutes implements AutoCloseable {
 
   /** What the relay reads from a request to route it. */
-  private enum Kind { CONTAINER_ID, SANDBOX_ID, LIST_CONTAINERS, LIST_SANDBOXES }
+  private enum Kind { CONTAINER_ID, UNFOLLOWED_CONTAINER_ID, SANDBOX_ID, LIST_CONTAINERS, LIST_SANDBOXES }
 
   /** Field 1, length-delimited: the tag of {@code container_id} and {@code pod_sandbox_id}. */
   private static final int ID_TAG = (1 << 3) | WireFormat.WIRETYPE_LENGTH_DELIMITED;
@@ -54,19 +61,22 @@ final class RelayRoutes implements AutoCloseable {
   private final Optional<Upstream> only;
   private final GatewayState state;
   private final BackendHealth health;
+  private final Predicate<String> followed;
   private final Gateway.CallObserver observer;
 
   /** A backend that can take relayed streams. */
   private record Upstream(String name, AsyncCalls calls, Http2Upstream connection) {}
 
   private RelayRoutes(Map<AsciiString, Kind> kinds, Map<AsciiString, String> rpcs, Map<String, Upstream> upstreams,
-      Optional<Upstream> only, GatewayState state, BackendHealth health, Gateway.CallObserver observer) {
+      Optional<Upstream> only, GatewayState state, BackendHealth health, Predicate<String> followed,
+      Gateway.CallObserver observer) {
     this.kinds = kinds;
     this.rpcs = rpcs;
     this.upstreams = upstreams;
     this.only = only;
     this.state = state;
     this.health = health;
+    this.followed = followed;
     this.observer = observer;
   }
 
@@ -75,9 +85,10 @@ final class RelayRoutes implements AutoCloseable {
    * server serves the kubelet's socket itself.
    *
    * @param dumped whether the dump rules record a method (by full name); those calls need the call layer
+   * @param followed whether an adjustment plugin follows a container (by id): its start and stop need the call layer
    */
   static Optional<RelayRoutes> of(BackendRoutes routes, GatewayState state, BackendHealth health, EventLoopGroup eventLoops,
-      Predicate<String> dumped, Gateway.CallObserver observer) {
+      Predicate<String> dumped, Predicate<String> followed, Gateway.CallObserver observer) {
     Map<String, Upstream> upstreams = new LinkedHashMap<>();
     for (Backend backend : routes.all()) {
       backend.async().ifPresent(calls -> calls.passThrough().ifPresent(socket -> upstreams.put(backend.name(),
@@ -93,6 +104,8 @@ final class RelayRoutes implements AutoCloseable {
     Map<MethodDescriptor<?, ?>, Kind> candidates = Map.of(
         RuntimeServiceGrpc.getContainerStatusMethod(), Kind.CONTAINER_ID,
         RuntimeServiceGrpc.getContainerStatsMethod(), Kind.CONTAINER_ID,
+        RuntimeServiceGrpc.getStartContainerMethod(), Kind.UNFOLLOWED_CONTAINER_ID,
+        RuntimeServiceGrpc.getStopContainerMethod(), Kind.UNFOLLOWED_CONTAINER_ID,
         RuntimeServiceGrpc.getPodSandboxStatusMethod(), Kind.SANDBOX_ID,
         RuntimeServiceGrpc.getPodSandboxStatsMethod(), Kind.SANDBOX_ID,
         RuntimeServiceGrpc.getListContainersMethod(), Kind.LIST_CONTAINERS,
@@ -106,7 +119,7 @@ final class RelayRoutes implements AutoCloseable {
     });
     List<Backend> all = List.copyOf(routes.all());
     Optional<Upstream> only = all.size() == 1 ? Optional.ofNullable(upstreams.get(all.getFirst().name())) : Optional.empty();
-    return Optional.of(new RelayRoutes(kinds, rpcs, upstreams, only, state, health, observer));
+    return Optional.of(new RelayRoutes(kinds, rpcs, upstreams, only, state, health, followed, observer));
   }
 
   /** The router for streams; what it does not relay to a backend goes to {@code callServer}. */
@@ -119,8 +132,8 @@ final class RelayRoutes implements AutoCloseable {
         return toCallServer;
       }
       Upstream upstream = switch (kind) {
-        case CONTAINER_ID -> idOf(message).flatMap(id -> state.containers().find(id)).map(ContainerRecord::backend)
-            .map(upstreams::get).orElse(null);
+        case CONTAINER_ID -> ownerOfContainer(idOf(message));
+        case UNFOLLOWED_CONTAINER_ID -> ownerOfContainer(idOf(message).filter(id -> !followed.test(id)));
         case SANDBOX_ID -> idOf(message).flatMap(id -> state.sandboxes().find(id)).map(SandboxRecord::backend)
             .map(upstreams::get).orElse(null);
         case LIST_CONTAINERS -> only.filter(any -> unfilteredById(containerFilter(message))).orElse(null);
@@ -135,6 +148,11 @@ final class RelayRoutes implements AutoCloseable {
       }
       return new Route(upstream.connection(), new Watch(upstream, rpcs.get(key)));
     };
+  }
+
+  /** The recorded owner of container {@code id} if it takes relayed streams; null otherwise. */
+  private Upstream ownerOfContainer(Optional<String> id) {
+    return id.flatMap(known -> state.containers().find(known)).map(ContainerRecord::backend).map(upstreams::get).orElse(null);
   }
 
   /** The id in field 1 ({@code container_id} or {@code pod_sandbox_id}); empty when absent or unreadable. */

@@ -14,6 +14,10 @@ import io.crigate.spi.BackendFactory;
 import io.crigate.spi.ImageObserver;
 import io.crigate.spi.InitContext;
 import io.crigate.spi.Streams;
+import io.crigate.spi.adjust.AdjustmentPlugin;
+import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.PluginResult;
+import io.crigate.spi.adjust.PodContext;
 import io.crigate.testsupport.InMemoryBackend;
 import io.crigate.transport.EventLoops;
 import io.crigate.transport.UnixSocketChannel;
@@ -159,7 +163,7 @@ class RelayRoutesTest {
   }
 
   @Test
-  void dumpedMethodsAndLifecycleCallsKeepTheCallLayer() throws Exception {
+  void dumpedMethodsAndCallsThatRecordKeepTheCallLayerWhileStartAndStopAreRelayed() throws Exception {
     try (Node node = nodeWithOnePod(ONE_BACKEND, "full:ContainerStatus", "")) {
       RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
       String pod = node.pod();
@@ -168,13 +172,56 @@ class RelayRoutesTest {
       kubelet.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(container).build());
       kubelet.podSandboxStatus(PodSandboxStatusRequest.newBuilder().setPodSandboxId(pod).build());
       kubelet.startContainer(StartContainerRequest.newBuilder().setContainerId(container).build());
-
-      assertThat(seen).containsExactly("default ContainerStatus " + CALL_LAYER, "default PodSandboxStatus " + RELAYED,
-          "default StartContainer " + CALL_LAYER);
       assertThat(memories.get("default").listContainers(ListContainersRequest.getDefaultInstance()).getContainers(0).getState())
           .isEqualTo(ContainerState.CONTAINER_RUNNING);
+      kubelet.stopContainer(StopContainerRequest.newBuilder().setContainerId(container).build());
+      kubelet.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(container).build());
+
+      // RemoveContainer drops the record, so it takes the call layer (which reaches this runtime's blocking form, unnoted)
+      assertThat(seen).containsExactly("default ContainerStatus " + CALL_LAYER, "default PodSandboxStatus " + RELAYED,
+          "default StartContainer " + RELAYED, "default StopContainer " + RELAYED);
+      assertThat(memories.get("default").listContainers(ListContainersRequest.getDefaultInstance()).getContainersList()).isEmpty();
+      // a start of a container crigate no longer has a record of: the call layer looks for its owner, as before
+      seen.clear();
+      assertThatThrownBy(() -> kubelet.startContainer(StartContainerRequest.newBuilder().setContainerId(container).build()))
+          .isInstanceOfSatisfying(StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND));
+      assertThat(seen).doesNotContain("default StartContainer " + RELAYED);
     }
     assertThat(dir.resolve("dump.jsonl")).content().contains("\"method\":\"ContainerStatus\"");
+  }
+
+  @Test
+  void startAndStopOfAContainerAPluginFollowsKeepTheCallLayer() throws Exception {
+    List<String> heard = new CopyOnWriteArrayList<>();
+    AdjustmentPlugin watcher = new AdjustmentPlugin() {
+      @Override
+      public String name() {
+        return "watcher";
+      }
+
+      @Override
+      public PluginResult startContainer(PodContext pod, ContainerContext container) {
+        heard.add("start " + container.id());
+        return PluginResult.NONE;
+      }
+
+      @Override
+      public PluginResult stopContainer(PodContext pod, ContainerContext container) {
+        heard.add("stop " + container.id());
+        return PluginResult.NONE;
+      }
+    };
+    try (Node node = nodeWithOnePod(ONE_BACKEND, "off:.*", "", environment -> List.of(watcher))) {
+      RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
+      String container = node.container();
+
+      kubelet.startContainer(StartContainerRequest.newBuilder().setContainerId(container).build());
+      kubelet.stopContainer(StopContainerRequest.newBuilder().setContainerId(container).build());
+
+      assertThat(seen).containsExactly("default StartContainer " + CALL_LAYER, "default StopContainer " + CALL_LAYER);
+      assertThat(heard).containsExactly("start " + container, "stop " + container);
+    }
   }
 
   /** A gateway, the test kubelet's connection to it, and one pod with one container created through it. */
@@ -189,7 +236,12 @@ class RelayRoutesTest {
 
   /** Starts {@code backends} with {@code dump} rules and creates a pod on {@code handler}; what the runtimes saw so far is forgotten. */
   private Node nodeWithOnePod(String backends, String dump, String handler) throws IOException {
-    Gateway gateway = start(backends, dump);
+    return nodeWithOnePod(backends, dump, handler, AdjustmentPlugins.NONE);
+  }
+
+  /** As above, with {@code plugins} in the request path. */
+  private Node nodeWithOnePod(String backends, String dump, String handler, AdjustmentPlugins plugins) throws IOException {
+    Gateway gateway = start(backends, dump, plugins);
     UnixSocketChannel channel = UnixSocketChannel.open(gateway.socket(), "relay-test-client");
     RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = kubelet(channel);
     String pod = runPod(kubelet, "web", handler);
@@ -198,7 +250,7 @@ class RelayRoutesTest {
     return new Node(gateway, channel, kubelet, pod, container);
   }
 
-  private Gateway start(String backends, String dump) throws IOException {
+  private Gateway start(String backends, String dump, AdjustmentPlugins plugins) throws IOException {
     Path file = Files.writeString(dir.resolve("crigate.yaml"), backends);
     GatewayConfig config = ConfigLoader.load(new ConfigFlags(file.toString(), dir.resolve("crigate.sock").toString(),
         dir.resolve("state").toString(), null, dump, dir.resolve("dump.jsonl").toString(), "json", null, null));
@@ -214,7 +266,7 @@ class RelayRoutesTest {
       }
     };
     return Gateway.start(config, Map.of("served", served), new Gateway.Extensions(nodeImages -> ImageObserver.NONE,
-        AdjustmentPlugins.NONE, Streams.NONE, new PrometheusRegistry(), List.of(), nanos -> {},
+        plugins, Streams.NONE, new PrometheusRegistry(), List.of(), nanos -> {},
         (method, code, nanos) -> observed.add(method + " " + code)));
   }
 
@@ -341,6 +393,16 @@ class RelayRoutesTest {
     @Override
     public void startContainer(StartContainerRequest request, StreamObserver<StartContainerResponse> reply) {
       Replies.unary(reply, memory.startContainer(request));
+    }
+
+    @Override
+    public void stopContainer(StopContainerRequest request, StreamObserver<StopContainerResponse> reply) {
+      Replies.unary(reply, memory.stopContainer(request));
+    }
+
+    @Override
+    public void removeContainer(RemoveContainerRequest request, StreamObserver<RemoveContainerResponse> reply) {
+      Replies.unary(reply, memory.removeContainer(request));
     }
 
     @Override
