@@ -193,26 +193,8 @@ class RelayRoutesTest {
 
   @Test
   void startAndStopOfAContainerAPluginFollowsKeepTheCallLayer() throws Exception {
-    List<String> heard = new CopyOnWriteArrayList<>();
-    AdjustmentPlugin watcher = new AdjustmentPlugin() {
-      @Override
-      public String name() {
-        return "watcher";
-      }
-
-      @Override
-      public PluginResult startContainer(PodContext pod, ContainerContext container) {
-        heard.add("start " + container.id());
-        return PluginResult.NONE;
-      }
-
-      @Override
-      public PluginResult stopContainer(PodContext pod, ContainerContext container) {
-        heard.add("stop " + container.id());
-        return PluginResult.NONE;
-      }
-    };
-    try (Node node = nodeWithOnePod(ONE_BACKEND, "off:.*", "", environment -> List.of(watcher))) {
+    Listening listening = new Listening(new CopyOnWriteArrayList<>());
+    try (Node node = nodeWithOnePod(ONE_BACKEND, "off:.*", "", environment -> List.of(listening))) {
       RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
       String container = node.container();
 
@@ -220,7 +202,30 @@ class RelayRoutesTest {
       kubelet.stopContainer(StopContainerRequest.newBuilder().setContainerId(container).build());
 
       assertThat(seen).containsExactly("default StartContainer " + CALL_LAYER, "default StopContainer " + CALL_LAYER);
-      assertThat(heard).containsExactly("start " + container, "stop " + container);
+      assertThat(listening.heard()).containsExactly("start " + container, "stop " + container);
+    }
+  }
+
+  /** A plugin that follows every container and notes the starts and stops it hears of. */
+  private record Listening(List<String> heard) implements AdjustmentPlugin {
+    @Override
+    public PluginResult startContainer(PodContext pod, ContainerContext container) {
+      return note("start", container);
+    }
+
+    @Override
+    public PluginResult stopContainer(PodContext pod, ContainerContext container) {
+      return note("stop", container);
+    }
+
+    @Override
+    public String name() {
+      return "listening";
+    }
+
+    private PluginResult note(String event, ContainerContext container) {
+      heard.add(event + " " + container.id());
+      return PluginResult.NONE;
     }
   }
 
