@@ -143,22 +143,26 @@ final class BenchmarkReport {
 
   /**
    * Every side of every call against direct in the same run: socat, the two Java floors and crigate,
-   * with p90 next to p99 (a p99 difference of two noisy tails moves by hundreds of µs from run to
-   * run), crigate's added latency against each floor, and CPU split into the I/O thread's and the rest.
+   * with p90 next to p99 and the p99 difference's bootstrap interval over rounds (a difference of two
+   * noisy tails moves by hundreds of µs from run to run), crigate's added latency against each floor,
+   * and CPU split into the I/O thread's and the rest.
    */
   private void hops(StringBuilder md) {
     if (latencies.isEmpty()) {
       return;
     }
-    md.append("\nEvery hop, added to direct in the same run (calls alternate one by one; CPU per call,"
-        + " I/O thread / whole process):\n\n| call | side | p50 µs | added p50 µs | added p90 µs | added p99 µs"
-        + " | crigate minus this side, p50 / p99 µs | CPU µs/call |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    md.append("\nEvery hop, added to direct in the same run (calls alternate one by one; the p99 interval is a"
+        + " 95% bootstrap over rounds; CPU per call, I/O thread / whole process):\n\n| call | side | p50 µs"
+        + " | added p50 µs | added p90 µs | added p99 µs [95%] | crigate minus this side, p50 / p99 µs | CPU µs/call |"
+        + "\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (PairedLatency.Result r : latencies) {
       for (PairedLatency.Measured side : r.sides()) {
         Samples crigate = r.side(CRIGATE).samples();
-        md.append("| %s | %s | %.0f | %.0f | %.0f | %.0f | %.0f / %.0f | %s%.0f |\n".formatted(r.call(), side.name(),
-            side.samples().percentileMicros(50), r.addedMicros(side.name(), 50), r.addedMicros(side.name(), 90),
-            r.addedMicros(side.name(), 99), crigate.percentileMicros(50) - side.samples().percentileMicros(50),
+        MedianRatio p99 = MedianRatio.percentileDifference(side.samples(), r.direct(), 99);
+        md.append("| %s | %s | %.0f | %.0f | %.0f | %.0f [%.0f, %.0f] | %.0f / %.0f | %s%.0f |\n".formatted(r.call(),
+            side.name(), side.samples().percentileMicros(50), r.addedMicros(side.name(), 50),
+            r.addedMicros(side.name(), 90), p99.ratio() / 1000, p99.low() / 1000, p99.high() / 1000,
+            crigate.percentileMicros(50) - side.samples().percentileMicros(50),
             crigate.percentileMicros(99) - side.samples().percentileMicros(99),
             Double.isNaN(side.ioThreadNanosPerCall()) ? "" : "%.0f / ".formatted(side.ioThreadNanosPerCall() / 1000),
             side.cpuNanosPerCall() / 1000));
