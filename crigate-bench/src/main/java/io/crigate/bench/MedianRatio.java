@@ -46,6 +46,16 @@ record MedianRatio(double ratio, double low, double high, int rounds) {
     return (high - low) / 2;
   }
 
+  /**
+   * How much higher {@code minuend}'s {@code percentile} is than {@code subtrahend}'s, in the
+   * samples' unit: the latency a hop adds at p99, with an interval that says whether such a tail
+   * difference is established at all (on a loaded machine each side's p99 is a few dozen stalls).
+   */
+  static MedianRatio percentileDifference(Samples minuend, Samples subtrahend, double percentile) {
+    return bootstrap(minuend, subtrahend,
+        (top, bottom) -> (double) Samples.of(top).percentile(percentile) - Samples.of(bottom).percentile(percentile));
+  }
+
   private static MedianRatio bootstrap(Samples numerator, Samples denominator, BiFunction<long[], long[], Double> estimate) {
     int rounds = Math.min(numerator.count(), denominator.count());
     if (rounds == 0) {
