@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.api.cri.v1.*;
+import io.crigate.core.state.GatewayState;
+import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
@@ -12,9 +14,11 @@ import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
 import io.grpc.StatusRuntimeException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -246,6 +250,48 @@ class ProxyAdjustmentsTest {
       assertThat(crigate.runtime.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(id).build())
           .getStatus().getState()).isEqualTo(ContainerState.CONTAINER_EXITED);
       assertThat(stops).containsExactly(id);
+    }
+  }
+
+  /**
+   * A plugin's record of a new container (a policy's allocation) costs no commit of its own: it is
+   * not on disk while the plugin decides, and is once CreateContainer has returned.
+   */
+  @Test
+  void whatAPluginRecordsOnCreateCommitsWithTheContainersOwnershipRecord() throws Exception {
+    List<Boolean> visibleWhileCreating = new ArrayList<>();
+    AtomicReference<DurableStore> store = new AtomicReference<>();
+    AdjustmentPlugin recording = new AdjustmentPlugin() {
+      @Override
+      public String name() {
+        return "recording";
+      }
+
+      @Override
+      public PluginResult createContainer(PodContext pod, ContainerContext container) {
+        store.get().put("grant/" + container.key(), "root".getBytes(StandardCharsets.UTF_8));
+        visibleWhileCreating.add(committedGrants() > 0);
+        return PluginResult.NONE;
+      }
+    };
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> {
+      store.set(env.stores().apply("recording"));
+      return List.of(recording);
+    })) {
+      crigate.createContainer(crigate.runPod("web", ""), "a");
+
+      assertThat(visibleWhileCreating).containsExactly(false);
+      assertThat(committedGrants()).isEqualTo(1);
+    }
+  }
+
+  /** The plugin's rows another connection finds in crigate.db: what a kill -9 would leave. */
+  private int committedGrants() {
+    try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(GatewayState.FILE_NAME));
+        var rows = connection.createStatement().executeQuery("SELECT count(*) FROM backend_entries WHERE key LIKE 'grant/%'")) {
+      return rows.getInt(1);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 
