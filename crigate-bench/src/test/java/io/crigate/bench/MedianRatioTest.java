@@ -70,6 +70,24 @@ class MedianRatioTest {
   }
 
   @Test
+  void thePairedDifferenceIsTheAddedCostOfEachRoundWhateverTheLoad() {
+    // every round the policy side takes 0.4 ms longer, while the machine moves both by up to 20 ms
+    Samples none = new Samples();
+    Samples policy = new Samples();
+    SplittableRandom random = new SplittableRandom(5);
+    for (int i = 0; i < 50; i++) {
+      long base = 10_000_000 + random.nextLong(20_000_000);
+      none.add(base);
+      policy.add(base + 400_000);
+    }
+    MedianRatio added = MedianRatio.pairedDifference(policy, none);
+    assertThat(added.ratio()).isEqualTo(400_000.0);
+    assertThat(added.low()).isEqualTo(400_000.0);
+    assertThat(added.high()).isEqualTo(400_000.0);
+    assertThat(MedianRatio.pairedDifference(none, policy).ratio()).isEqualTo(-400_000.0);
+  }
+
+  @Test
   void rejectsSidesWithoutRounds() {
     assertThatThrownBy(() -> MedianRatio.ofMedians(new Samples(), samples(1))).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> MedianRatio.paired(samples(1), new Samples())).isInstanceOf(IllegalStateException.class);
