@@ -72,14 +72,9 @@ class MedianRatioTest {
   @Test
   void thePairedDifferenceIsTheAddedCostOfEachRoundWhateverTheLoad() {
     // every round the policy side takes 0.4 ms longer, while the machine moves both by up to 20 ms
-    Samples none = new Samples();
-    Samples policy = new Samples();
-    SplittableRandom random = new SplittableRandom(5);
-    for (int i = 0; i < 50; i++) {
-      long base = 10_000_000 + random.nextLong(20_000_000);
-      none.add(base);
-      policy.add(base + 400_000);
-    }
+    long[] rounds = new SplittableRandom(5).longs(50, 10_000_000, 30_000_000).toArray();
+    Samples none = samples(rounds);
+    Samples policy = samples(java.util.Arrays.stream(rounds).map(nanos -> nanos + 400_000).toArray());
     MedianRatio added = MedianRatio.pairedDifference(policy, none);
     assertThat(added.ratio()).isEqualTo(400_000.0);
     assertThat(added.low()).isEqualTo(400_000.0);

@@ -29,7 +29,7 @@ class ProxyAdjustmentsTest {
   Path dir;
 
   /** Pins the first container to 0-1 and every later one to 2-3, moving earlier ones to 0-1; records what it sees. */
-  static final class Pinning implements AdjustmentPlugin {
+  static class Pinning implements AdjustmentPlugin {
     final List<String> seen = new ArrayList<>();
     final List<String> earlier = new ArrayList<>();
     List<ContainerContext> synchronized_ = List.of();
@@ -261,21 +261,16 @@ class ProxyAdjustmentsTest {
   void whatAPluginRecordsOnCreateCommitsWithTheContainersOwnershipRecord() throws Exception {
     List<Boolean> visibleWhileCreating = new ArrayList<>();
     AtomicReference<DurableStore> store = new AtomicReference<>();
-    AdjustmentPlugin recording = new AdjustmentPlugin() {
-      @Override
-      public String name() {
-        return "recording";
-      }
-
+    Pinning recording = new Pinning() {
       @Override
       public PluginResult createContainer(PodContext pod, ContainerContext container) {
         store.get().put("grant/" + container.key(), "root".getBytes(StandardCharsets.UTF_8));
         visibleWhileCreating.add(committedGrants() > 0);
-        return PluginResult.NONE;
+        return super.createContainer(pod, container);
       }
     };
     try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> {
-      store.set(env.stores().apply("recording"));
+      store.set(env.stores().apply(recording.name()));
       return List.of(recording);
     })) {
       crigate.createContainer(crigate.runPod("web", ""), "a");
