@@ -9,9 +9,9 @@ import java.util.function.BiFunction;
  * measured in the same rounds (sample {@code i} of each in round {@code i}), so the bootstrap draws
  * whole rounds: a round slowed by the machine weighs on both sides, as it did when measured. A ratio
  * whose interval lies below a target shows it met; one that straddles the target says more rounds
- * are needed.
+ * are needed. {@link #pairedDifference} estimates how much longer instead, in the samples' unit.
  *
- * @param ratio the estimate from all rounds
+ * @param ratio the estimate from all rounds (a difference for {@link #pairedDifference})
  * @param low the interval's lower end
  * @param high the interval's upper end
  * @param rounds how many rounds it rests on
@@ -38,6 +38,21 @@ record MedianRatio(double ratio, double low, double high, int rounds) {
         ratios[i] = (double) top[i] / bottom[i];
       }
       return median(ratios);
+    });
+  }
+
+  /**
+   * The median of each round's own difference, {@code minuend - subtrahend}, in the samples' unit:
+   * for an added cost that is small next to the call (0.5 ms on a 15 ms CreateContainer), where a
+   * ratio reads poorly and two medians' difference carries each side's own spread.
+   */
+  static MedianRatio pairedDifference(Samples minuend, Samples subtrahend) {
+    return bootstrap(minuend, subtrahend, (top, bottom) -> {
+      double[] differences = new double[top.length];
+      for (int i = 0; i < top.length; i++) {
+        differences[i] = (double) top[i] - bottom[i];
+      }
+      return median(differences);
     });
   }
 
