@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Resource policy CreateContainer benchmark (docs/benchmarks.md): topology-aware against none, two
 # crigate serve processes on the shared containerd, in one run.
-# Usage: bash scripts/bench-policy-create.sh [--iterations 200] [--warmup 10]
+# Usage: bash scripts/bench-policy-create.sh [--iterations 200] [--warmup 10] [--baseline-repository DIR]
+# --baseline-repository adds a second pair from another checkout's build (its bin/crigate and
+# crigate-cli/target, e.g. main's: ./mvnw -q -o -DskipTests -pl crigate-cli -am package there), run in
+# the same iterations, for an A/B under the same load.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

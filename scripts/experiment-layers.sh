@@ -79,11 +79,7 @@ node_names() { seq -f 'chain-%g' "$1"; }
 remove_nodes() {
   local node
   for node in $(node_names "$max_nodes"); do
-    CRIGATE_INFRA_DIR=$nodes_dir bash scripts/infra/containerd.sh stop "$node" >/dev/null 2>&1 || true
-    # a sandbox's shm and a container's rootfs stay mounted when containerd stopped under them
-    awk -v dir="$nodes_dir/containerd-$node/" 'index($2, dir) == 1 { print $2 }' /proc/mounts | sort -r \
-      | xargs -r -n1 umount -l 2>/dev/null || true
-    rm -rf "${nodes_dir:?}/containerd-$node"
+    CRIGATE_INFRA_DIR=$nodes_dir bash scripts/infra/containerd.sh remove "$node" >/dev/null 2>&1 || true
   done
 }
 

@@ -3,11 +3,12 @@
 # root, state and sockets (unix://$CRIGATE_INFRA_DIR/containerd-NAME/containerd.sock).
 #   containerd.sh start NAME   start (or keep) it and wait until its CRI plugin serves
 #   containerd.sh stop NAME    end the containers it runs, then stop it
+#   containerd.sh remove NAME  stop it and delete its root and state, so the next start has no images
 # up.sh starts instances a and b; tests start extra ones (e.g. to take a backend away).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib.sh"
-[ $# = 2 ] && [[ "$2" =~ ^[a-z0-9-]+$ ]] || infra_die "usage: $0 start|stop NAME (NAME: lowercase letters, digits, -)"
+[ $# = 2 ] && [[ "$2" =~ ^[a-z0-9-]+$ ]] || infra_die "usage: $0 start|stop|remove NAME (NAME: lowercase letters, digits, -)"
 action=$1
 name=containerd-$2
 dir=$CRIGATE_INFRA_DIR/$name
@@ -66,5 +67,12 @@ case "$action" in
     end_containers
     infra_stop "$name"
     ;;
-  *) infra_die "usage: $0 start|stop NAME" ;;
+  remove)
+    end_containers
+    infra_stop "$name"
+    # a sandbox's shm and a container's rootfs stay mounted when containerd stopped under them
+    awk -v dir="$dir/" 'index($2, dir) == 1 { print $2 }' /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
+    rm -rf "${dir:?}"
+    ;;
+  *) infra_die "usage: $0 start|stop|remove NAME" ;;
 esac

@@ -15,6 +15,8 @@ final class BenchmarkReport {
   static final String RELAY = "relay";
   static final String CRIGATE = "crigate";
   static final String BASELINE = "baseline";
+  static final String JAVA_BYTES = "java byte relay";
+  static final String JAVA_HPACK = "java hpack relay";
 
   /** Pod lifecycle rounds: side 0 is direct, 1 via crigate, 2 (when it ran) the baseline build. */
   record Lifecycle(LifecycleRounds.Result rounds) {
@@ -119,6 +121,7 @@ final class BenchmarkReport {
       }
       md.append("\n");
     }
+    hops(md);
     md.append("\n| measure | value |\n|---|---:|\n");
     if (lifecycle != null) {
       md.append("| pod lifecycle median, direct (run, create, start, stop, remove; n=%d) | %.1f ms |\n"
@@ -214,6 +217,35 @@ final class BenchmarkReport {
     Arrays.sort(differences);
     double median = rounds % 2 == 1 ? differences[rounds / 2] : (differences[rounds / 2 - 1] + differences[rounds / 2]) / 2.0;
     return median / 1_000_000.0;
+  }
+
+  /**
+   * Every side of every call against direct in the same run: socat, the two Java floors and crigate,
+   * with p90 next to p99 and the p99 difference's bootstrap interval over rounds (a difference of two
+   * noisy tails moves by hundreds of µs from run to run), crigate's added latency against each floor,
+   * and CPU split into the I/O thread's and the rest.
+   */
+  private void hops(StringBuilder md) {
+    if (latencies.isEmpty()) {
+      return;
+    }
+    md.append("\nEvery hop, added to direct in the same run (calls alternate one by one; the p99 interval is a"
+        + " 95% bootstrap over rounds; CPU per call, I/O thread / whole process):\n\n| call | side | p50 µs"
+        + " | added p50 µs | added p90 µs | added p99 µs [95%] | crigate minus this side, p50 / p99 µs | CPU µs/call |"
+        + "\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+    for (PairedLatency.Result r : latencies) {
+      for (PairedLatency.Measured side : r.sides()) {
+        Samples crigate = r.side(CRIGATE).samples();
+        MedianRatio p99 = MedianRatio.percentileDifference(side.samples(), r.direct(), 99);
+        md.append("| %s | %s | %.0f | %.0f | %.0f | %.0f [%.0f, %.0f] | %.0f / %.0f | %s%.0f |\n".formatted(r.call(),
+            side.name(), side.samples().percentileMicros(50), r.addedMicros(side.name(), 50),
+            r.addedMicros(side.name(), 90), p99.ratio() / 1000, p99.low() / 1000, p99.high() / 1000,
+            crigate.percentileMicros(50) - side.samples().percentileMicros(50),
+            crigate.percentileMicros(99) - side.samples().percentileMicros(99),
+            Double.isNaN(side.ioThreadNanosPerCall()) ? "" : "%.0f / ".formatted(side.ioThreadNanosPerCall() / 1000),
+            side.cpuNanosPerCall() / 1000));
+      }
+    }
   }
 
   private static String interval(MedianRatio ratio) {

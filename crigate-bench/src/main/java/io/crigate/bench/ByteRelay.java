@@ -15,17 +15,18 @@ import java.util.stream.Stream;
 /**
  * The floor of any userspace hop on this machine: socat copying bytes between a unix socket and the
  * runtime's, with no HTTP/2 or protobuf in between. Whatever a proxy adds beyond this is its own
- * work; what this adds, no proxy on this machine can avoid.
+ * work; what this adds, no proxy on this machine can avoid. The same for a hop in a JVM
+ * ({@link HopRelay}): bytes only, or with every header block decoded and re-encoded.
  */
 final class ByteRelay implements AutoCloseable {
 
   private static final Duration START_LIMIT = Duration.ofSeconds(10);
 
-  private final Process socat;
+  private final Process process;
   private final CriClient client;
 
-  private ByteRelay(Process socat, CriClient client) {
-    this.socat = socat;
+  private ByteRelay(Process process, CriClient client) {
+    this.process = process;
     this.client = client;
   }
 
@@ -36,23 +37,42 @@ final class ByteRelay implements AutoCloseable {
    * @throws IllegalStateException naming socat when it is not installed or does not relay
    */
   static ByteRelay start(Path workDir, String runtimeEndpoint) throws IOException, InterruptedException {
-    Files.createDirectories(workDir);
     Path socket = workDir.resolve("relay.sock");
     Path runtime = UnixSocketChannel.socketPath(runtimeEndpoint);
-    Process socat;
+    return start(workDir, socket, "socat (install it: scripts/infra/install-deps.sh)",
+        List.of("socat", "UNIX-LISTEN:" + socket + ",fork,unlink-early", "UNIX-CONNECT:" + runtime));
+  }
+
+  /**
+   * Starts {@link HopRelay} in {@code mode} ({@code bytes} or {@code hpack}) in a JVM of its own, with
+   * this JVM's class path and the heap and GC flags crigate's launcher uses, and returns once a
+   * Version call through it succeeds.
+   */
+  static ByteRelay startJava(Path workDir, String runtimeEndpoint, String mode) throws IOException, InterruptedException {
+    Path socket = workDir.resolve(mode + ".sock");
+    Files.deleteIfExists(socket);
+    String java = ProcessHandle.current().info().command().orElse("java");
+    return start(workDir, socket, "the Java " + mode + " relay",
+        List.of(java, "-XX:+UseSerialGC", "-Xms16m", "-Xmn12m", "-Xmx128m", "-cp", System.getProperty("java.class.path"),
+            HopRelay.class.getName(), mode, socket.toString(), UnixSocketChannel.socketPath(runtimeEndpoint).toString()));
+  }
+
+  private static ByteRelay start(Path workDir, Path socket, String what, List<String> command)
+      throws IOException, InterruptedException {
+    Files.createDirectories(workDir);
+    Path log = workDir.resolve(socket.getFileName() + ".log");
+    Process process;
     try {
-      socat = new ProcessBuilder(List.of("socat", "UNIX-LISTEN:" + socket + ",fork,unlink-early", "UNIX-CONNECT:" + runtime))
-          .redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(workDir.resolve("socat.log").toFile()))
-          .start();
+      process = new ProcessBuilder(command).redirectErrorStream(true)
+          .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     } catch (IOException e) {
-      throw new IllegalStateException("cannot start socat for the relay baseline (install it: scripts/infra/install-deps.sh)", e);
+      throw new IllegalStateException("cannot start " + what, e);
     }
     long deadline = System.nanoTime() + START_LIMIT.toNanos();
     while (!Files.exists(socket)) {
-      if (!socat.isAlive() || System.nanoTime() > deadline) {
-        socat.destroyForcibly();
-        throw new IllegalStateException("socat did not listen on " + socket + "; see " + workDir.resolve("socat.log"));
+      if (!process.isAlive() || System.nanoTime() > deadline) {
+        process.destroyForcibly();
+        throw new IllegalStateException(what + " did not listen on " + socket + "; see " + log);
       }
       Thread.sleep(5);
     }
@@ -61,22 +81,22 @@ final class ByteRelay implements AutoCloseable {
       client.runtime(START_LIMIT).version(VersionRequest.getDefaultInstance());
     } catch (RuntimeException e) {
       client.close();
-      socat.destroyForcibly();
-      throw new IllegalStateException("nothing answers through socat on " + socket, e);
+      process.destroyForcibly();
+      throw new IllegalStateException("nothing answers through " + what + " on " + socket, e);
     }
-    return new ByteRelay(socat, client);
+    return new ByteRelay(process, client);
   }
 
   CriClient client() {
     return client;
   }
 
-  /** CPU time of socat and the child it forked for each connection. */
+  /** CPU time of the relay and any child it forked for a connection (socat does). */
   long cpuNanos() throws IOException {
     long total = 0;
-    for (ProcessHandle process : Stream.concat(Stream.of(socat.toHandle()), socat.descendants()).toList()) {
+    for (ProcessHandle each : Stream.concat(Stream.of(process.toHandle()), process.descendants()).toList()) {
       try {
-        total += ProcessCpu.nanos(process.pid());
+        total += ProcessCpu.nanos(each.pid());
       } catch (NoSuchFileException exited) {
         // A connection's child that ended between listing and reading.
       }
@@ -84,13 +104,18 @@ final class ByteRelay implements AutoCloseable {
     return total;
   }
 
+  /** CPU time of a Java relay's event loop thread; 0 for socat, which has none of that name. */
+  long ioThreadCpuNanos() throws IOException {
+    return ProcessCpu.nanos(process.pid(), "hop-");
+  }
+
   @Override
   public void close() throws InterruptedException {
     client.close();
-    socat.descendants().forEach(ProcessHandle::destroy);
-    socat.destroy();
-    if (!socat.waitFor(5, TimeUnit.SECONDS)) {
-      socat.destroyForcibly().waitFor();
+    process.descendants().forEach(ProcessHandle::destroy);
+    process.destroy();
+    if (!process.waitFor(5, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
     }
   }
 }

@@ -104,6 +104,11 @@ final class CrigateUnderBench implements AutoCloseable {
     return ProcessCpu.nanos(process.pid());
   }
 
+  /** CPU time of crigate's I/O thread ({@code crigate-io-1-1}), where a relayed call is read, routed and written. */
+  long ioThreadCpuNanos() throws IOException {
+    return ProcessCpu.nanos(process.pid(), "crigate-io-");
+  }
+
   @Override
   public void close() throws InterruptedException {
     client.close();

@@ -6,22 +6,30 @@ import java.util.NoSuchElementException;
 
 /**
  * Measures the same call directly against the runtime and through one or more intermediaries
- * (crigate, a baseline crigate build, a plain byte relay) in alternating blocks, so drift on a
- * shared 2-core machine (GC, JIT, other processes) lands on every side alike.
+ * (crigate, a baseline crigate build, a plain byte relay) in alternating blocks, or call by call,
+ * so drift on a shared 2-core machine (GC, JIT, other processes) lands on every side alike.
  */
 final class PairedLatency {
 
   private static final int BLOCK = 100;
 
-  /** An intermediary under measurement: its name in the report, how to call through it, and its process's CPU time. */
-  record Side(String name, TimedCall call, CpuClock cpu) {}
+  /**
+   * An intermediary under measurement: its name in the report, how to call through it, its
+   * process's CPU time, and the CPU time of the thread that does its I/O (null: not told apart).
+   */
+  record Side(String name, TimedCall call, CpuClock cpu, CpuClock ioThreadCpu) {
+    Side(String name, TimedCall call, CpuClock cpu) {
+      this(name, call, cpu, null);
+    }
+  }
 
   /**
    * What one side measured.
    *
    * @param cpuNanosPerCall the side's own CPU time (user + system) over its timed calls, per call
+   * @param ioThreadNanosPerCall the part of it on the side's I/O thread, NaN when not told apart
    */
-  record Measured(String name, Samples samples, double cpuNanosPerCall) {}
+  record Measured(String name, Samples samples, double cpuNanosPerCall, double ioThreadNanosPerCall) {}
 
   record Result(String call, Samples direct, List<Measured> sides) {
     Measured side(String name) {
@@ -42,12 +50,7 @@ final class PairedLatency {
   private PairedLatency() {}
 
   static Result measure(String call, TimedCall direct, List<Side> sides, int warmup, int iterations) throws Exception {
-    for (int i = 0; i < warmup; i++) {
-      direct.run();
-      for (Side side : sides) {
-        side.call().run();
-      }
-    }
+    warm(direct, sides, warmup);
     Samples directSamples = new Samples();
     List<Samples> sideSamples = sides.stream().map(side -> new Samples()).toList();
     long[] cpu = new long[sides.size()];
@@ -65,10 +68,58 @@ final class PairedLatency {
         cpu[s] += side.cpu().cpuNanos() - before;
       }
     }
-    List<Measured> measured = new ArrayList<>();
+    return result(call, sides, iterations, directSamples, sideSamples, cpu, null);
+  }
+
+  /**
+   * As {@link #measure}, but alternating call by call (each round starting with the next side), so
+   * a stall of a millisecond or more lands on neighbouring calls of every side rather than on one
+   * side's block: the tails of the sides are then comparable, not only their medians. Each side is
+   * a process of its own, idle while the others are called, so its CPU time is read once around
+   * the whole timed phase; whatever it does in the background meanwhile counts as its own.
+   */
+  static Result interleaved(String call, TimedCall direct, List<Side> sides, int warmup, int iterations) throws Exception {
+    warm(direct, sides, warmup);
+    List<TimedCall> calls = new ArrayList<>(List.of(direct));
+    sides.forEach(side -> calls.add(side.call()));
+    List<Samples> samples = calls.stream().map(any -> new Samples()).toList();
+    long[] cpu = new long[sides.size()];
+    long[] ioCpu = new long[sides.size()];
     for (int s = 0; s < sides.size(); s++) {
-      measured.add(new Measured(sides.get(s).name(), sideSamples.get(s), (double) cpu[s] / Math.max(1, iterations)));
+      cpu[s] = -sides.get(s).cpu().cpuNanos();
+      ioCpu[s] = sides.get(s).ioThreadCpu() == null ? 0 : -sides.get(s).ioThreadCpu().cpuNanos();
     }
-    return new Result(call, directSamples, List.copyOf(measured));
+    for (int i = 0; i < iterations; i++) {
+      for (int k = 0; k < calls.size(); k++) {
+        int c = (i + k) % calls.size();
+        samples.get(c).add(calls.get(c).time());
+      }
+    }
+    for (int s = 0; s < sides.size(); s++) {
+      cpu[s] += sides.get(s).cpu().cpuNanos();
+      ioCpu[s] += sides.get(s).ioThreadCpu() == null ? 0 : sides.get(s).ioThreadCpu().cpuNanos();
+    }
+    return result(call, sides, iterations, samples.getFirst(), samples.subList(1, samples.size()), cpu, ioCpu);
+  }
+
+  private static void warm(TimedCall direct, List<Side> sides, int warmup) throws Exception {
+    for (int i = 0; i < warmup; i++) {
+      direct.run();
+      for (Side side : sides) {
+        side.call().run();
+      }
+    }
+  }
+
+  /** {@code ioCpu} null: no side's I/O thread was read. */
+  private static Result result(String call, List<Side> sides, int iterations, Samples direct, List<Samples> sideSamples,
+      long[] cpu, long[] ioCpu) {
+    List<Measured> measured = new ArrayList<>();
+    double calls = Math.max(1, iterations);
+    for (int s = 0; s < sides.size(); s++) {
+      double io = ioCpu == null || sides.get(s).ioThreadCpu() == null ? Double.NaN : ioCpu[s] / calls;
+      measured.add(new Measured(sides.get(s).name(), sideSamples.get(s), cpu[s] / calls, io));
+    }
+    return new Result(call, direct, List.copyOf(measured));
   }
 }

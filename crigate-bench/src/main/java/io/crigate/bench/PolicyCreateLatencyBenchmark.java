@@ -21,24 +21,30 @@ import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * Issue 12 item 8: what {@code topology-aware} adds to CreateContainer against {@code none}, on real
  * containerd, in one run. Two {@code crigate serve} processes share the containerd; each has one
- * pod, and each iteration creates a container through both (the order alternates), timed from the
+ * pod, and each iteration creates a container through both (the order rotates), timed from the
  * client, then removes both untimed. The containers are Burstable 100m (the webhook's annotation),
  * so topology-aware places them in a pool and pins their cpuset.
  *
  * <p>Each call is also split into stages from the serving crigate's own metrics, scraped before and
  * after it: the time crigate served it, the time its backend (containerd) took, and the difference,
  * crigate's own part (policy, state DB, request rewriting). containerd's time varies by tens of ms on
- * a busy machine, so the added p50 of whole calls needs many samples to resolve 0.5 ms; the own part
- * does not carry that noise.
+ * a busy machine, so the added cost is reported as the median of each iteration's own difference
+ * (both sides ran within it) with a bootstrap 95% interval, besides the difference of the medians.
+ *
+ * <p>With {@code --baseline-repository}, a second pair of crigates runs from that checkout's build in
+ * the same iterations, so a change is compared with its baseline under the same load.
  *
  * <p>Usage: {@code PolicyCreateLatencyBenchmark --runtime-endpoint unix://... --image ... [--repository .]
- * [--work-dir dir] [--iterations 200] [--warmup 10]}.
+ * [--baseline-repository dir] [--work-dir dir] [--iterations 200] [--warmup 10]}.
  */
 public final class PolicyCreateLatencyBenchmark {
 
@@ -46,55 +52,86 @@ public final class PolicyCreateLatencyBenchmark {
 
   private PolicyCreateLatencyBenchmark() {}
 
-  /** One crigate under test with its pod. */
-  record Side(String policy, CrigateUnderBench crigate, MetricsScrape metrics, PodSandboxConfig pod, String sandboxId, String image) {
+  /** One crigate under test with its pod, and what it measured. */
+  record Side(String policy, CrigateUnderBench crigate, MetricsScrape metrics, PodSandboxConfig pod, String sandboxId,
+      String image, Stages stages) {
     RuntimeServiceBlockingStub runtime() {
       return crigate.client().runtime(DEADLINE);
     }
   }
 
+  /** One build's two crigates: {@code none} and {@code topology-aware}. */
+  record Build(String label, Side none, Side aware) {}
+
   public static void main(String[] args) throws Exception {
     String endpoint = TtrpcRoundTripBenchmark.option(args, "--runtime-endpoint", null);
     String image = TtrpcRoundTripBenchmark.option(args, "--image", null);
     Path repository = Path.of(TtrpcRoundTripBenchmark.option(args, "--repository", "."));
+    String baseline = TtrpcRoundTripBenchmark.option(args, "--baseline-repository", "");
     Path work = Path.of(TtrpcRoundTripBenchmark.option(args, "--work-dir", "/tmp/crigate-policy-bench"));
     int iterations = Integer.parseInt(TtrpcRoundTripBenchmark.option(args, "--iterations", "200"));
     int warmup = Integer.parseInt(TtrpcRoundTripBenchmark.option(args, "--warmup", "10"));
-    Side none = start("none", "active: none", repository, work, endpoint, image);
-    Side aware = start("topology-aware", "active: topology-aware\n  reservedCpus: \"0\"", repository, work, endpoint, image);
+    List<Build> builds = new ArrayList<>();
     try {
-      Stages noneStages = new Stages();
-      Stages awareStages = new Stages();
+      builds.add(build("this build", repository, work.resolve("build"), endpoint, image));
+      if (!baseline.isEmpty()) {
+        builds.add(build("baseline " + baseline, Path.of(baseline), work.resolve("baseline"), endpoint, image));
+      }
+      List<Side> sides = builds.stream().flatMap(b -> Stream.of(b.none(), b.aware())).toList();
       double loadBefore = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
       for (int i = 0; i < warmup + iterations; i++) {
-        boolean noneFirst = i % 2 == 0;
-        Side first = noneFirst ? none : aware;
-        Side second = noneFirst ? aware : none;
-        Stages firstStages = i < warmup ? new Stages() : noneFirst ? noneStages : awareStages;
-        Stages secondStages = i < warmup ? new Stages() : noneFirst ? awareStages : noneStages;
-        create(first, i, firstStages);
-        create(second, i, secondStages);
+        // Each side takes each place in the order equally often: the first call after the others'
+        // removals may find containerd (and the CPU caches) in another state than the last.
+        for (int k = 0; k < sides.size(); k++) {
+          Side side = sides.get((i + k) % sides.size());
+          create(side, i, i < warmup ? new Stages() : side.stages());
+        }
       }
       System.out.printf(Locale.ROOT, "CreateContainer on real containerd, %d per side (after %d warm-up), load average %.2f at start, %.2f at end%n",
           iterations, warmup, loadBefore, ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
-      System.out.println("| policy | client p50 ms | client p99 ms | crigate served p50 ms | containerd p50 ms | crigate's own p50 µs | own p99 µs | crigate CPU p50 µs |");
-      System.out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
-      for (var side : Map.of("none", noneStages, "topology-aware", awareStages).entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
-        Stages st = side.getValue();
-        System.out.printf(Locale.ROOT, "| %s | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f | %.0f |%n", side.getKey(),
-            st.client.percentileMicros(50) / 1000, st.client.percentileMicros(99) / 1000, st.served.percentileMicros(50) / 1000,
-            st.backend.percentileMicros(50) / 1000, st.own.percentileMicros(50), st.own.percentileMicros(99), st.cpu.percentileMicros(50));
+      System.out.println("| build | policy | client p50 ms | client p99 ms | crigate served p50 ms | containerd p50 ms | crigate's own p50 µs | own p99 µs | crigate CPU p50 µs |");
+      System.out.println("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+      for (Build build : builds) {
+        for (Side side : List.of(build.none(), build.aware())) {
+          Stages st = side.stages();
+          System.out.printf(Locale.ROOT, "| %s | %s | %.2f | %.2f | %.2f | %.2f | %.0f | %.0f | %.0f |%n", build.label(), side.policy(),
+              st.client.percentileMicros(50) / 1000, st.client.percentileMicros(99) / 1000, st.served.percentileMicros(50) / 1000,
+              st.backend.percentileMicros(50) / 1000, st.own.percentileMicros(50), st.own.percentileMicros(99), st.cpu.percentileMicros(50));
+        }
       }
-      System.out.printf(Locale.ROOT, "added p50, whole calls: %.2f ms; crigate's own part: %.0f µs; crigate's CPU: %.0f µs%n",
-          (awareStages.client.percentileMicros(50) - noneStages.client.percentileMicros(50)) / 1000,
-          awareStages.own.percentileMicros(50) - noneStages.own.percentileMicros(50),
-          awareStages.cpu.percentileMicros(50) - noneStages.cpu.percentileMicros(50));
+      System.out.println("| build | added p50 µs, whole call: paired [95%] / of medians | own part: paired [95%] / of medians | CPU: paired [95%] / of medians |");
+      System.out.println("|---|---:|---:|---:|");
+      for (Build build : builds) {
+        Stages none = build.none().stages();
+        Stages aware = build.aware().stages();
+        System.out.printf(Locale.ROOT, "| %s | %s | %s | %s |%n", build.label(), added(aware.client, none.client),
+            added(aware.own, none.own), added(aware.cpu, none.cpu));
+      }
     } finally {
-      for (Side side : new Side[] {none, aware}) {
-        side.runtime().stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(side.sandboxId()).build());
-        side.runtime().removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(side.sandboxId()).build());
-        side.crigate().close();
+      for (Build build : builds) {
+        for (Side side : List.of(build.none(), build.aware())) {
+          side.runtime().stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(side.sandboxId()).build());
+          side.runtime().removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(side.sandboxId()).build());
+          side.crigate().close();
+        }
       }
+    }
+  }
+
+  /** The median of the iterations' own differences with its interval, and the difference of the medians, in µs. */
+  private static String added(Samples policy, Samples none) {
+    MedianRatio paired = MedianRatio.pairedDifference(policy, none);
+    return String.format(Locale.ROOT, "%+.0f [%+.0f, %+.0f] / %+.0f", paired.ratio() / 1000, paired.low() / 1000,
+        paired.high() / 1000, policy.percentileMicros(50) - none.percentileMicros(50));
+  }
+
+  private static Build build(String label, Path repository, Path work, String endpoint, String image) throws Exception {
+    Side none = start("none", "active: none", repository, work, endpoint, image);
+    try {
+      return new Build(label, none, start("topology-aware", "active: topology-aware\n  reservedCpus: \"0\"", repository, work, endpoint, image));
+    } catch (Exception | Error e) {
+      none.crigate().close();
+      throw e;
     }
   }
 
@@ -119,7 +156,7 @@ public final class PolicyCreateLatencyBenchmark {
         .formatted(settings, dir.resolve("no-kubelet-state")));
     CrigateUnderBench crigate = CrigateUnderBench.start(repository, dir, endpoint, config);
     MetricsScrape metrics = MetricsScrape.fromLog(dir.resolve("crigate.log"), "CreateContainer");
-    String name = "policy-bench-" + policy;
+    String name = "policy-bench-" + work.getFileName() + "-" + policy;
     Path logs = Files.createDirectories(dir.resolve("pods"));
     PodSandboxConfig pod = PodSandboxConfig.newBuilder()
         .setMetadata(PodSandboxMetadata.newBuilder().setName(name).setNamespace("crigate-bench").setUid(name + "-" + ProcessHandle.current().pid()))
@@ -131,7 +168,7 @@ public final class PolicyCreateLatencyBenchmark {
     crigate.client().images(DEADLINE).pullImage(PullImageRequest.newBuilder().setImage(ImageSpec.newBuilder().setImage(image)).build());
     String sandboxId = crigate.client().runtime(DEADLINE).runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(pod).build())
         .getPodSandboxId();
-    return new Side(policy, crigate, metrics, pod, sandboxId, image);
+    return new Side(policy, crigate, metrics, pod, sandboxId, image, new Stages());
   }
 
   /** Creates a container through {@code side} (timed, and split into stages) and removes it (untimed). */

@@ -14,10 +14,18 @@ final class ProcessCpu {
   private ProcessCpu() {}
 
   static long nanos(long pid) throws IOException {
+    return nanos(pid, null);
+  }
+
+  /** The same, for the threads whose name ({@code comm}, at most 15 characters) starts with {@code prefix}; null: all. */
+  static long nanos(long pid, String prefix) throws IOException {
     long total = 0;
     try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
       for (Path task : tasks.toList()) {
         try {
+          if (prefix != null && !Files.readString(task.resolve("comm")).startsWith(prefix)) {
+            continue;
+          }
           total += Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split(" ")[0]);
         } catch (IOException exited) {
           // A thread that ended between listing and reading; its time is gone from the sum either way.

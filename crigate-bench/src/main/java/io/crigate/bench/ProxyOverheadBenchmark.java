@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
 /**
  * Direct containerd against the same calls through crigate, in one run on one machine: cheap-call
  * latency, pod lifecycle time, crigate's memory, and its time from start to serving. Every call is
- * also made through a plain byte relay ({@link ByteRelay}), the floor any userspace hop costs here.
+ * also made through a plain byte relay ({@link ByteRelay}), the floor any userspace hop costs here,
+ * and through two minimal relays in a JVM ({@link HopRelay}): bytes only, and HPACK re-encoding.
  */
 @Command(name = "proxy-overhead", mixinStandardHelpOptions = true,
     description = "Measures what crigate adds between a CRI client and containerd.")
@@ -96,13 +97,17 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
     timedStarts(out);
     try (CriClient direct = CriClient.connect(runtimeEndpoint);
         ByteRelay relay = ByteRelay.start(workDir.resolve("relay"), runtimeEndpoint);
+        ByteRelay javaBytes = ByteRelay.startJava(workDir.resolve("relay"), runtimeEndpoint, "bytes");
+        ByteRelay javaHpack = ByteRelay.startJava(workDir.resolve("relay"), runtimeEndpoint, "hpack");
         CrigateUnderBench crigate = startCrigate();
         CrigateUnderBench baseline = baselineRepository == null ? null : startBaseline()) {
       List<Via> sides = new ArrayList<>(List.of(
-          new Via(BenchmarkReport.RELAY, relay::client, relay::cpuNanos),
-          new Via(BenchmarkReport.CRIGATE, crigate::client, crigate::cpuNanos)));
+          new Via(BenchmarkReport.RELAY, relay::client, relay::cpuNanos, null),
+          new Via(BenchmarkReport.JAVA_BYTES, javaBytes::client, javaBytes::cpuNanos, javaBytes::ioThreadCpuNanos),
+          new Via(BenchmarkReport.JAVA_HPACK, javaHpack::client, javaHpack::cpuNanos, javaHpack::ioThreadCpuNanos),
+          new Via(BenchmarkReport.CRIGATE, crigate::client, crigate::cpuNanos, crigate::ioThreadCpuNanos)));
       if (baseline != null) {
-        sides.add(new Via(BenchmarkReport.BASELINE, baseline::client, baseline::cpuNanos));
+        sides.add(new Via(BenchmarkReport.BASELINE, baseline::client, baseline::cpuNanos, baseline::ioThreadCpuNanos));
       }
       PodFleet viaFleet = new PodFleet(crigate.client(), image, workDir.resolve("logs"));
       PodFleet directFleet = new PodFleet(direct, image, workDir.resolve("logs"));
@@ -211,13 +216,18 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
     R on(CriClient client);
   }
 
-  /** An intermediary between the harness and the runtime: its name in the report, its client, its CPU clock. */
-  private record Via(String name, Supplier<CriClient> client, PairedLatency.CpuClock cpu) {}
+  /**
+   * An intermediary between the harness and the runtime: its name in the report, its client, its CPU
+   * clock, and its I/O thread's (null: one process, one thread).
+   */
+  private record Via(String name, Supplier<CriClient> client, PairedLatency.CpuClock cpu, PairedLatency.CpuClock ioCpu) {}
 
+  /** Call by call, so the tails of the sides are comparable too ({@link PairedLatency#interleaved}). */
   private static PairedLatency.Result measure(String name, CriClient direct, List<Via> sides, Call<?> call, int warmup,
       int iterations) throws Exception {
-    return PairedLatency.measure(name, () -> call.on(direct),
-        sides.stream().map(via -> new PairedLatency.Side(via.name(), () -> call.on(via.client().get()), via.cpu())).toList(),
+    return PairedLatency.interleaved(name, () -> call.on(direct),
+        sides.stream().map(via -> new PairedLatency.Side(via.name(), () -> call.on(via.client().get()), via.cpu(), via.ioCpu()))
+            .toList(),
         warmup, iterations);
   }
 

@@ -8,9 +8,17 @@ final class Samples {
   private long[] nanos = new long[1024];
   private int count;
 
+  /** The samples {@code values}, in that order. */
+  static Samples of(long[] values) {
+    Samples samples = new Samples();
+    samples.nanos = values.clone();
+    samples.count = values.length;
+    return samples;
+  }
+
   void add(long elapsedNanos) {
     if (count == nanos.length) {
-      nanos = Arrays.copyOf(nanos, count * 2);
+      nanos = Arrays.copyOf(nanos, Math.max(1024, count * 2));
     }
     nanos[count++] = elapsedNanos;
   }

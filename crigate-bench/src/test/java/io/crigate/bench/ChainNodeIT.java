@@ -45,6 +45,8 @@ class ChainNodeIT {
 
   @BeforeAll
   static void start() throws Exception {
+    // the infra dir outlives a run: an earlier run's images would be collected and counted here
+    containerd("remove");
     containerd("start");
     containerd = "unix://%s/containerd-%s/containerd.sock".formatted(env("CRIGATE_INFRA_DIR"), NODE);
     api = ChainApiServer.start(dir.resolve("api"));
@@ -69,7 +71,7 @@ class ChainNodeIT {
     if (api != null) {
       api.close();
     }
-    containerd("stop");
+    containerd("remove");
   }
 
   private static String env(String name) {

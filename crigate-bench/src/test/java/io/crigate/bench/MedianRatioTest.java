@@ -70,6 +70,19 @@ class MedianRatioTest {
   }
 
   @Test
+  void thePairedDifferenceIsTheAddedCostOfEachRoundWhateverTheLoad() {
+    // every round the policy side takes 0.4 ms longer, while the machine moves both by up to 20 ms
+    long[] rounds = new SplittableRandom(5).longs(50, 10_000_000, 30_000_000).toArray();
+    Samples none = samples(rounds);
+    Samples policy = samples(java.util.Arrays.stream(rounds).map(nanos -> nanos + 400_000).toArray());
+    MedianRatio added = MedianRatio.pairedDifference(policy, none);
+    assertThat(added.ratio()).isEqualTo(400_000.0);
+    assertThat(added.low()).isEqualTo(400_000.0);
+    assertThat(added.high()).isEqualTo(400_000.0);
+    assertThat(MedianRatio.pairedDifference(none, policy).ratio()).isEqualTo(-400_000.0);
+  }
+
+  @Test
   void rejectsSidesWithoutRounds() {
     assertThatThrownBy(() -> MedianRatio.ofMedians(new Samples(), samples(1))).isInstanceOf(IllegalStateException.class);
     assertThatThrownBy(() -> MedianRatio.paired(samples(1), new Samples())).isInstanceOf(IllegalStateException.class);

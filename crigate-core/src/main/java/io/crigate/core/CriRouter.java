@@ -74,7 +74,7 @@ final class CriRouter implements AutoCloseable {
     Forwarder forwarder = new Forwarder(owners, calls, fanOut::start);
     BackendSweep sweep = new BackendSweep(routes, state, fanOut, calls);
     Clock clock = Clock.systemUTC();
-    ProxyAdjustments adjustments = new ProxyAdjustments(state.backendStore(ProxyAdjustments.NAMESPACE), owners);
+    ProxyAdjustments adjustments = new ProxyAdjustments(state, owners);
     ContainerLifecycle containers = new ContainerLifecycle(owners, forwarder, state, clock, adjustments);
     RuntimeServiceAdapter runtime = new RuntimeServiceAdapter(
         new SandboxLifecycle(routes, owners, forwarder, state, clock, adjustments),

@@ -9,6 +9,7 @@ import io.crigate.api.cri.v1.LinuxContainerResources;
 import io.crigate.api.cri.v1.RunPodSandboxRequest;
 import io.crigate.api.cri.v1.UpdateContainerResourcesRequest;
 import io.crigate.api.cri.v1.UpdatePodSandboxResourcesRequest;
+import io.crigate.core.state.GatewayState;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.ContainerContext;
@@ -43,6 +44,7 @@ final class ProxyAdjustments {
   private static final String SANDBOX = "sandbox/";
   private static final String CONTAINER = "container/";
 
+  private final GatewayState state;
   private final DurableStore store;
   private final Owners owners;
   private final Map<String, RunPodSandboxRequest> sandboxes = new ConcurrentHashMap<>();
@@ -56,8 +58,9 @@ final class ProxyAdjustments {
   private final Map<String, CreateContainerRequest> containers = new ConcurrentHashMap<>();
   private volatile PluginChain chain = PluginChain.empty();
 
-  ProxyAdjustments(DurableStore store, Owners owners) {
-    this.store = store;
+  ProxyAdjustments(GatewayState state, Owners owners) {
+    this.state = state;
+    this.store = state.backendStore(NAMESPACE);
     this.owners = owners;
   }
 
@@ -148,7 +151,10 @@ final class ProxyAdjustments {
     PodContext pod = podOf(request.getPodSandboxId())
         .orElseGet(() -> CriTranslation.pod(request.getPodSandboxId(), request.getSandboxConfig(), ""));
     ContainerContext container = CriTranslation.container(pod, "", request.getConfig());
-    PluginResult result = chain.createContainer(pod, container);
+    // What the plugins record about the new container (a policy's allocation) commits with the
+    // container's ownership record once the backend has created it: one commit per create, not
+    // two. A kill -9 before then leaves neither, the state restart already handles (docs/policies.md).
+    PluginResult result = state.deferringStoreChanges(() -> chain.createContainer(pod, container));
     apply(result.updates());
     if (result.adjustment().isEmpty()) {
       return new Pending(request, pod, container);

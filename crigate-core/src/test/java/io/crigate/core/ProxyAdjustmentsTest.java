@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.api.cri.v1.*;
+import io.crigate.core.state.GatewayState;
+import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
@@ -12,9 +14,11 @@ import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
 import io.grpc.StatusRuntimeException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +29,7 @@ class ProxyAdjustmentsTest {
   Path dir;
 
   /** Pins the first container to 0-1 and every later one to 2-3, moving earlier ones to 0-1; records what it sees. */
-  static final class Pinning implements AdjustmentPlugin {
+  static class Pinning implements AdjustmentPlugin {
     final List<String> seen = new ArrayList<>();
     final List<String> earlier = new ArrayList<>();
     List<ContainerContext> synchronized_ = List.of();
@@ -246,6 +250,43 @@ class ProxyAdjustmentsTest {
       assertThat(crigate.runtime.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(id).build())
           .getStatus().getState()).isEqualTo(ContainerState.CONTAINER_EXITED);
       assertThat(stops).containsExactly(id);
+    }
+  }
+
+  /**
+   * A plugin's record of a new container (a policy's allocation) costs no commit of its own: it is
+   * not on disk while the plugin decides, and is once CreateContainer has returned.
+   */
+  @Test
+  void whatAPluginRecordsOnCreateCommitsWithTheContainersOwnershipRecord() throws Exception {
+    List<Boolean> visibleWhileCreating = new ArrayList<>();
+    AtomicReference<DurableStore> store = new AtomicReference<>();
+    Pinning recording = new Pinning() {
+      @Override
+      public PluginResult createContainer(PodContext pod, ContainerContext container) {
+        store.get().put("grant/" + container.key(), "root".getBytes(StandardCharsets.UTF_8));
+        visibleWhileCreating.add(committedGrants() > 0);
+        return super.createContainer(pod, container);
+      }
+    };
+    try (RouterHarness crigate = RouterHarness.withPlugins(dir, env -> {
+      store.set(env.stores().apply(recording.name()));
+      return List.of(recording);
+    })) {
+      crigate.createContainer(crigate.runPod("web", ""), "a");
+
+      assertThat(visibleWhileCreating).containsExactly(false);
+      assertThat(committedGrants()).isEqualTo(1);
+    }
+  }
+
+  /** The plugin's rows another connection finds in crigate.db: what a kill -9 would leave. */
+  private int committedGrants() {
+    try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(GatewayState.FILE_NAME));
+        var rows = connection.createStatement().executeQuery("SELECT count(*) FROM backend_entries WHERE key LIKE 'grant/%'")) {
+      return rows.getInt(1);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
     }
   }
 

@@ -19,6 +19,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,11 +61,21 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   private final CpuSet reserved;
   private final DurableStore store;
   private final List<Pool> pools;
+  private final Map<String, Pool> poolsByName = new HashMap<>();
   private final Map<ContainerKey, Grant> grants = new LinkedHashMap<>();
   /** Kept with {@link #grants} as they change, so no decision sums over every container: every exclusive CPU. */
   private CpuSet exclusive = CpuSet.EMPTY;
   /** The same: each pool's shared containers (placed in the pool itself) and their summed requests. */
   private final Map<String, PoolLoad> loadByPool = new HashMap<>();
+  /**
+   * The same, by position in {@link #pools}: the shared requests placed in each pool or below it,
+   * so the fit test of a placement reads one number per pool instead of summing over the pools.
+   */
+  private final long[] loadWithin;
+  /** Each pool's position in {@link #pools}; pools are compared by identity, there being one object per pool. */
+  private final Map<Pool, Integer> positions = new IdentityHashMap<>();
+  /** Each pool's shared CPUs, worked out once per change of {@link #exclusive} rather than per placement. */
+  private final Map<Pool, CpuSet> sharedCpus = new IdentityHashMap<>();
 
   private record PoolLoad(int containers, long milli) {
     PoolLoad plus(PoolLoad other) {
@@ -81,6 +92,11 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     this.reserved = reserved;
     this.store = store;
     this.pools = PoolTree.build(topology);
+    for (int i = 0; i < pools.size(); i++) {
+      poolsByName.put(pools.get(i).name(), pools.get(i));
+      positions.put(pools.get(i), i);
+    }
+    this.loadWithin = new long[pools.size()];
     store.entries().forEach((key, value) -> {
       if (key.startsWith(GRANT)) {
         record(ContainerKeys.parse(key.substring(GRANT.length())), Grant.decode(new String(value, StandardCharsets.UTF_8)));
@@ -99,7 +115,21 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
 
   /** The CPUs shared containers of {@code pool} run on. */
   CpuSet sharedCpus(Pool pool) {
-    return pool.cpus().minus(exclusive).minus(topology.isolated());
+    return sharedCpus.computeIfAbsent(pool, p -> p.cpus().minus(exclusive).minus(topology.isolated()));
+  }
+
+  /** What shared containers of {@code pool} and the pools below it could still be given, in mCPU. */
+  private long freeShared(Pool pool) {
+    return sharedCpus(pool).size() * 1000L - loadWithin[positions.get(pool)];
+  }
+
+  /** The pools that have shared containers. */
+  private List<Pool> sharedPools() {
+    return loadByPool.keySet().stream().map(this::poolNamed).distinct().toList();
+  }
+
+  private CpuSet freeIsolated(Pool pool) {
+    return pool.cpus().intersect(topology.isolated()).minus(exclusive).minus(reserved);
   }
 
   @Override
@@ -169,16 +199,15 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     String name = container.name();
     boolean exclusive = pod.qosClass() == QosClass.GUARANTEED && container.requirements().hasIntegerCpuRequest()
         && !PodHints.flag(pod, PodHints.PREFER_SHARED, name).orElse(false);
-    Decision decision = new Decision();
     Grant grant;
     if (PodHints.flag(pod, PodHints.PREFER_RESERVED, name).orElse(false) && !reserved.isEmpty()) {
       // nri-plugins' meaning: share the reserved CPUs, whatever the QoS class (without reserved CPUs
       // the hint cannot be honoured; UnreadPodAnnotations says so once per pod).
       grant = new Grant(RESERVED_POOL, CpuSet.EMPTY, request);
     } else if (exclusive) {
-      grant = placeExclusive(decision, pod, container, (int) (request / 1000));
+      grant = placeExclusive(pod, container, (int) (request / 1000));
     } else {
-      grant = placeShared(decision, unlimitedBurstableLevel(pod, container), request);
+      grant = placeShared(unlimitedBurstableLevel(pod, container), request);
     }
     record(container.key(), grant);
     store.put(GRANT + container.key(), grant.encode().getBytes(StandardCharsets.UTF_8));
@@ -191,15 +220,15 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     return grant;
   }
 
-  private Grant placeShared(Decision decision, OptionalInt level, long milli) {
-    Predicate<Pool> fits = p -> !decision.sharedCpus(p).isEmpty() && decision.freeShared(p) >= milli;
+  private Grant placeShared(OptionalInt level, long milli) {
+    Predicate<Pool> fits = p -> !sharedCpus(p).isEmpty() && freeShared(p) >= milli;
     // A level asked for by unlimited-burstable: the most free pool of that level that fits; when none
     // does, the usual rule, as nri-plugins treats the level as a preference.
     Optional<Pool> atLevel = level.isEmpty() ? Optional.empty()
         : PoolTree.atDepth(pools, level.getAsInt()).stream().filter(fits)
-            .max(Comparator.comparingLong(decision::freeShared).thenComparing(p -> -pools.indexOf(p)));
+            .max(Comparator.comparingLong(this::freeShared).thenComparing(p -> -positions.get(p)));
     // Requests beyond every pool's capacity (an overcommitted node) still run: on the whole machine.
-    Pool pool = atLevel.orElseGet(() -> smallest(decision, fits).orElse(pools.getFirst()));
+    Pool pool = atLevel.orElseGet(() -> smallest(fits).orElse(pools.getFirst()));
     return new Grant(pool.name(), CpuSet.EMPTY, milli);
   }
 
@@ -217,14 +246,14 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
         .orElse(OptionalInt.empty());
   }
 
-  private Grant placeExclusive(Decision decision, PodContext pod, ContainerContext container, int count) {
+  private Grant placeExclusive(PodContext pod, ContainerContext container, int count) {
     // require-isolated-cpus reads like prefer-isolated-cpus but fails instead of falling back.
     Optional<Boolean> required = PodHints.flag(pod, PodHints.REQUIRE_ISOLATED, container.name());
     boolean isolated = required.or(() -> PodHints.flag(pod, PodHints.PREFER_ISOLATED, container.name())).orElse(count == 1);
     if (isolated) {
-      Optional<Pool> pool = smallest(decision, p -> decision.freeIsolated(p).size() >= count);
+      Optional<Pool> pool = smallest(p -> freeIsolated(p).size() >= count);
       if (pool.isPresent()) {
-        return new Grant(pool.get().name(), allocator.allocate(decision.freeIsolated(pool.get()), count), 0);
+        return new Grant(pool.get().name(), allocator.allocate(freeIsolated(pool.get()), count), 0);
       }
       if (required.orElse(false)) {
         throw new CrigateException.FailedPrecondition(("topology-aware policy: container %s has %s set and asks for %d "
@@ -232,11 +261,11 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
             .formatted(container.key(), PodHints.REQUIRE_ISOLATED, count, topology.isolated(), exclusive, reserved));
       }
     }
-    for (Pool pool : bySize(decision).toList()) {
-      CpuSet free = decision.sharedCpus(pool).minus(reserved);
+    for (Pool pool : bySize().toList()) {
+      CpuSet free = sharedCpus(pool).minus(reserved);
       if (free.size() >= count) {
         CpuSet cpus = allocator.allocate(free, count);
-        if (keepsSharedCpus(decision, cpus)) {
+        if (keepsSharedCpus(cpus)) {
           return new Grant(pool.name(), cpus, 0);
         }
       }
@@ -245,19 +274,19 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   }
 
   /** Whether the machine and every pool with shared containers keep a CPU to run on after {@code taken}. */
-  private boolean keepsSharedCpus(Decision decision, CpuSet taken) {
-    if (decision.sharedCpus(pools.getFirst()).minus(taken).isEmpty()) {
+  private boolean keepsSharedCpus(CpuSet taken) {
+    if (sharedCpus(pools.getFirst()).minus(taken).isEmpty()) {
       return false;
     }
-    return decision.sharedPools().stream().allMatch(pool -> !decision.sharedCpus(pool).minus(taken).isEmpty());
+    return sharedPools().stream().allMatch(pool -> !sharedCpus(pool).minus(taken).isEmpty());
   }
 
   /**
    * The first pool that fits in {@link #bySize} order, found in one pass over the tree instead of
    * sorting it: every shared container's placement asks this.
    */
-  private Optional<Pool> smallest(Decision decision, Predicate<Pool> fits) {
-    Comparator<Pool> order = bySizeOrder(decision);
+  private Optional<Pool> smallest(Predicate<Pool> fits) {
+    Comparator<Pool> order = bySizeOrder();
     Pool best = null;
     for (Pool pool : pools) {
       // Strictly before only: among equals the earlier pool in tree order stays, as the stable sort keeps it.
@@ -269,46 +298,13 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   }
 
   /** Smallest pools first; among equals, the one with the most free shared capacity (spreading), then tree order. */
-  private Stream<Pool> bySize(Decision decision) {
-    return pools.stream().sorted(bySizeOrder(decision));
+  private Stream<Pool> bySize() {
+    return pools.stream().sorted(bySizeOrder());
   }
 
-  private static Comparator<Pool> bySizeOrder(Decision decision) {
+  private Comparator<Pool> bySizeOrder() {
     return Comparator.comparingInt((Pool p) -> p.cpus().size())
-        .thenComparing(Comparator.comparingLong(decision::freeShared).reversed());
-  }
-
-  /**
-   * What one placement reads about the grants, computed once: with hundreds of containers, summing
-   * every grant's load and uniting every exclusive set per pool and per comparison was what a
-   * decision spent its time on.
-   */
-  private final class Decision {
-    private final Map<Pool, CpuSet> shared = new HashMap<>();
-    private final Map<Pool, Long> sharedLoad = new HashMap<>();
-
-    CpuSet sharedCpus(Pool pool) {
-      return shared.computeIfAbsent(pool, TopologyAwarePolicy.this::sharedCpus);
-    }
-
-    long freeShared(Pool pool) {
-      return sharedCpus(pool).size() * 1000L - sharedLoad(pool);
-    }
-
-    /** Shared requests placed in this pool or below it. */
-    long sharedLoad(Pool pool) {
-      return sharedLoad.computeIfAbsent(pool, p -> loadByPool.entrySet().stream()
-          .filter(e -> p.contains(poolNamed(e.getKey()))).mapToLong(e -> e.getValue().milli()).sum());
-    }
-
-    /** The pools that have shared containers. */
-    List<Pool> sharedPools() {
-      return loadByPool.keySet().stream().map(TopologyAwarePolicy.this::poolNamed).distinct().toList();
-    }
-
-    CpuSet freeIsolated(Pool pool) {
-      return pool.cpus().intersect(topology.isolated()).minus(exclusive).minus(reserved);
-    }
+        .thenComparing(Comparator.comparingLong(this::freeShared).reversed());
   }
 
   /** Puts a grant in place, keeping the running totals. */
@@ -321,9 +317,17 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
   }
 
   private void count(Grant grant, int sign) {
-    exclusive = sign > 0 ? exclusive.union(grant.exclusive()) : exclusive.minus(grant.exclusive());
-    if (grant.exclusive().isEmpty() && !grant.pool().equals(RESERVED_POOL)) {
+    if (!grant.exclusive().isEmpty()) {
+      exclusive = sign > 0 ? exclusive.union(grant.exclusive()) : exclusive.minus(grant.exclusive());
+      sharedCpus.clear();
+    } else if (!grant.pool().equals(RESERVED_POOL)) {
       loadByPool.merge(grant.pool(), new PoolLoad(sign, sign * grant.sharedMilli()), PoolLoad::plus);
+      Pool placed = poolNamed(grant.pool());
+      for (int i = 0; i < pools.size(); i++) {
+        if (pools.get(i).contains(placed)) {
+          loadWithin[i] += sign * grant.sharedMilli();
+        }
+      }
     }
   }
 
@@ -342,7 +346,7 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
 
   private Pool poolNamed(String name) {
     // A pool recorded on another machine layout falls back to the root.
-    return pools.stream().filter(p -> p.name().equals(name)).findFirst().orElse(pools.getFirst());
+    return poolsByName.getOrDefault(name, pools.getFirst());
   }
 
   /** Updates for every placed container with a known id whose CPUs are no longer what it was given. */

@@ -6,7 +6,10 @@ import java.util.Optional;
 /**
  * A small crash-safe map that core gives each backend for its own records (job ids, prepared
  * scripts). A write has reached disk when the call returns; a crash never leaves half a value.
- * Backends cannot see each other's keys.
+ * Backends cannot see each other's keys. One exception: what an adjustment plugin writes while it
+ * answers CreateContainer reaches disk in the state database's next transaction, normally the
+ * container's ownership record once the runtime has created it (still before any later write, and
+ * visible to reads at once).
  */
 public interface DurableStore {
 

@@ -6,13 +6,20 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * The one SQLite connection behind {@link GatewayState}. Every use holds the lock: SQLite admits one
  * writer at a time anyway, and one connection keeps the pragmas (WAL, synchronous=NORMAL) in force for
  * every statement. Each unit of work is one transaction, so a {@code kill -9} leaves either all of it
  * or none of it on disk.
+ *
+ * <p>Key/value changes made inside {@link #deferringChanges} are held back and committed at the
+ * start of the next transaction, whichever thread runs it: a change still reaches disk before
+ * anything written after it, only without a commit of its own.
  */
 final class Database implements AutoCloseable {
 
@@ -27,6 +34,9 @@ final class Database implements AutoCloseable {
   private final Connection connection;
   private final Path file;
   private final LongConsumer writeNanos;
+  /** Changes held back by {@link #deferringChanges}, in the order they were made; guarded by this. */
+  private final List<Work<?>> deferred = new ArrayList<>();
+  private final ThreadLocal<Boolean> deferring = ThreadLocal.withInitial(() -> false);
 
   private Database(Connection connection, Path file, LongConsumer writeNanos) {
     this.connection = connection;
@@ -47,13 +57,21 @@ final class Database implements AutoCloseable {
     }
   }
 
-  /** Runs {@code work} in one transaction, rolled back if it throws. */
+  /**
+   * Runs {@code work} in one transaction, rolled back if it throws. The changes held back by
+   * {@link #deferringChanges} go first, in the same transaction, so they never land after a later
+   * write and a read sees them; a rollback keeps them for the next transaction.
+   */
   synchronized <T> T transaction(Work<T> work) {
     try {
       connection.setAutoCommit(false);
       try {
+        for (Work<?> change : deferred) {
+          change.run(connection);
+        }
         T result = work.run(connection);
         connection.commit();
+        deferred.clear();
         return result;
       } catch (SQLException | RuntimeException e) {
         connection.rollback();
@@ -64,6 +82,34 @@ final class Database implements AutoCloseable {
     } catch (SQLException e) {
       // The caller has not told the kubelet anything yet, so it can still fail the call cleanly.
       throw new CrigateException.Unavailable("state database %s: %s".formatted(file, e.getMessage()), e);
+    }
+  }
+
+  /**
+   * A key/value change: committed now in its own transaction or, on a thread inside
+   * {@link #deferringChanges}, held back for the next transaction.
+   */
+  void change(Work<?> work) {
+    if (deferring.get()) {
+      synchronized (this) {
+        deferred.add(work);
+      }
+    } else {
+      transaction(work);
+    }
+  }
+
+  /**
+   * Runs {@code work} with this thread's key/value {@link #change}s held back until the next
+   * transaction, so that they share its commit instead of paying for one each.
+   */
+  <T> T deferringChanges(Supplier<T> work) {
+    boolean outer = deferring.get();
+    deferring.set(true);
+    try {
+      return work.get();
+    } finally {
+      deferring.set(outer);
     }
   }
 
@@ -125,6 +171,9 @@ final class Database implements AutoCloseable {
 
   @Override
   public synchronized void close() {
+    if (!deferred.isEmpty()) {
+      transaction(connection -> null); // held-back changes are still promised to disk
+    }
     try {
       connection.close();
     } catch (SQLException e) {

@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.LongConsumer;
+import java.util.function.Supplier;
 
 /**
  * crigate's durable memory: which backend owns each sandbox and container, and each backend's own
@@ -73,6 +74,18 @@ public final class GatewayState implements AutoCloseable {
   /** A crash-safe key/value namespace that only {@code backendName} reads and writes. */
   public DurableStore backendStore(String backendName) {
     return new SqliteDurableStore(database, backendName);
+  }
+
+  /**
+   * Runs {@code work} with the key/value store changes this thread makes ({@link #backendStore}
+   * put, putAll, remove) held back, to commit at the start of the state database's next
+   * transaction, whoever runs it: they still reach disk before any later write, in order, and a
+   * read sees them, but share that transaction's commit. A {@code kill -9} before then loses them,
+   * so use this only where the next write is the one that makes them matter (CreateContainer: the
+   * plugins' records of a container commit with its ownership record).
+   */
+  public <T> T deferringStoreChanges(Supplier<T> work) {
+    return database.deferringChanges(work);
   }
 
   public SandboxStore sandboxes() {

@@ -4,11 +4,16 @@ import io.crigate.spi.DurableStore;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-/** One backend's namespace in the shared {@code backend_entries} table; every call is its own transaction. */
+/**
+ * One backend's namespace in the shared {@code backend_entries} table. Every call is its own
+ * transaction, except changes made inside {@link GatewayState#deferringStoreChanges}, which commit
+ * with the next transaction of the state database.
+ */
 final class SqliteDurableStore implements DurableStore {
 
   private static final String UPSERT = "INSERT OR REPLACE INTO backend_entries(backend, key, value) VALUES (?, ?, ?)";
@@ -24,7 +29,7 @@ final class SqliteDurableStore implements DurableStore {
   @Override
   public void put(String key, byte[] value) {
     // One row, one plain update: the JDBC batch path costs more than the write itself.
-    database.transaction(connection -> {
+    database.change(connection -> {
       try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
         statement.setString(1, backend);
         statement.setString(2, key);
@@ -36,9 +41,10 @@ final class SqliteDurableStore implements DurableStore {
 
   @Override
   public void putAll(Map<String, byte[]> entries) {
-    database.transaction(connection -> {
+    Map<String, byte[]> copy = new LinkedHashMap<>(entries); // a held-back change must not see later edits of the map
+    database.change(connection -> {
       try (PreparedStatement statement = connection.prepareStatement(UPSERT)) {
-        for (Map.Entry<String, byte[]> entry : entries.entrySet()) {
+        for (Map.Entry<String, byte[]> entry : copy.entrySet()) {
           statement.setString(1, backend);
           statement.setString(2, entry.getKey());
           statement.setBytes(3, entry.getValue());
@@ -65,7 +71,7 @@ final class SqliteDurableStore implements DurableStore {
 
   @Override
   public void remove(String key) {
-    database.transaction(connection -> {
+    database.change(connection -> {
       try (PreparedStatement statement = connection.prepareStatement(
           "DELETE FROM backend_entries WHERE backend = ? AND key = ?")) {
         statement.setString(1, backend);

@@ -157,6 +157,73 @@ class GatewayStateTest {
     }
   }
 
+  /** A held-back change waits for the next transaction (anyone's) and then lands with it, in order. */
+  @Test
+  void storeChangesMadeWhileDeferringCommitWithTheNextTransaction() throws Exception {
+    try (GatewayState state = GatewayState.open(dir)) {
+      DurableStore store = state.backendStore("@plugin:policy");
+      store.put("grant/a", bytes("old"));
+      state.deferringStoreChanges(() -> {
+        store.put("grant/a", bytes("new"));
+        store.putAll(Map.of("grant/b", bytes("b")));
+        store.put("grant/c", bytes("c"));
+        store.remove("grant/c");
+        return null;
+      });
+      assertThat(onDisk("@plugin:policy")).containsExactly(Map.entry("grant/a", "old"));
+
+      state.containers().add(container("c1", "s1", "alpha"));
+
+      assertThat(onDisk("@plugin:policy")).containsExactly(Map.entry("grant/a", "new"), Map.entry("grant/b", "b"));
+    }
+  }
+
+  @Test
+  void aHeldBackChangeIsReadBackAndNeverLandsAfterALaterWrite() throws Exception {
+    try (GatewayState state = GatewayState.open(dir)) {
+      DurableStore store = state.backendStore("@plugin:policy");
+      String read = state.deferringStoreChanges(() -> {
+        store.put("grant/a", bytes("held"));
+        return new String(store.get("grant/a").orElseThrow(), StandardCharsets.UTF_8);
+      });
+      assertThat(read).isEqualTo("held");
+      state.deferringStoreChanges(() -> {
+        store.put("grant/a", bytes("earlier"));
+        return null;
+      });
+      store.put("grant/a", bytes("later"));
+      assertThat(onDisk("@plugin:policy")).containsExactly(Map.entry("grant/a", "later"));
+    }
+  }
+
+  @Test
+  void closingCommitsWhatWasHeldBack() {
+    try (GatewayState state = GatewayState.open(dir)) {
+      state.deferringStoreChanges(() -> {
+        state.backendStore("@plugin:policy").put("grant/a", bytes("held"));
+        return null;
+      });
+    }
+    try (GatewayState state = GatewayState.open(dir)) {
+      assertThat(state.backendStore("@plugin:policy").get("grant/a")).isPresent();
+    }
+  }
+
+  /** What another connection finds committed in {@code backend}'s namespace: what a crash would leave. */
+  private Map<String, String> onDisk(String backend) throws Exception {
+    Map<String, String> found = new java.util.TreeMap<>();
+    try (var connection = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve(GatewayState.FILE_NAME));
+        var statement = connection.prepareStatement("SELECT key, value FROM backend_entries WHERE backend = ?")) {
+      statement.setString(1, backend);
+      try (var rows = statement.executeQuery()) {
+        while (rows.next()) {
+          found.put(rows.getString(1), new String(rows.getBytes(2), StandardCharsets.UTF_8));
+        }
+      }
+    }
+    return found;
+  }
+
   private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }

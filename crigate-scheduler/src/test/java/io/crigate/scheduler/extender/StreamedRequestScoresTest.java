@@ -15,6 +15,7 @@ import io.crigate.spi.CrigateException.InvalidArgument;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -24,6 +25,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -61,9 +63,14 @@ class StreamedRequestScoresTest {
   final ObjectMapper mapper = new ObjectMapper();
   final SplittableRandom random = new SplittableRandom(18);
   final LayerIndex index = new LayerIndex();
-  /** One load table per path: each call counts the scored pod on its likely node, so both must see the same history. */
-  final NodeLoads streamedLoads = new NodeLoads();
-  final NodeLoads boundLoads = new NodeLoads();
+  /**
+   * One load table per path: each call counts the scored pod on its likely node, so both must see the
+   * same history, on one clock that only the test moves (a wall clock lets one path's guesses expire
+   * before the other's on a slow machine).
+   */
+  final AtomicLong clock = new AtomicLong();
+  final NodeLoads streamedLoads = new NodeLoads(clock::get);
+  final NodeLoads boundLoads = new NodeLoads(clock::get);
   final ExtenderVerbs streamed = new ExtenderVerbs(index, streamedLoads, StreamedRequestScoresTest::layers);
   final LayerExtender bound = new LayerExtender(index, boundLoads, StreamedRequestScoresTest::layers);
 
@@ -88,6 +95,8 @@ class StreamedRequestScoresTest {
   @Test
   void streamedAndBoundRequestsScoreAlike() throws Exception {
     for (int i = 0; i < 200; i++) {
+      // a second per request: earlier guesses expire part way through, alike on both paths
+      clock.addAndGet(Duration.ofSeconds(1).toNanos());
       byte[] body = mapper.writeValueAsBytes(request(i));
       List<String> expected = previousPath(body);
       assertThat(answer(streamed.prioritize(body))).as("request %d: %s", i, new String(body, StandardCharsets.UTF_8))

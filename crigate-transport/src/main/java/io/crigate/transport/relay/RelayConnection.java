@@ -13,22 +13,33 @@ import io.netty.handler.codec.http2.Http2Headers;
 import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.handler.codec.http2.Http2Stream;
 import io.netty.util.concurrent.EventExecutor;
+import io.netty.util.concurrent.FastThreadLocal;
+import java.util.ArrayList;
 
 /**
  * One end of a relay on Netty's HTTP/2 codec, with no stream channels or frame objects: the calls
  * of its streams write through here. What a stream receives is given back to the peer (its flow
  * control window reopened) only once the other end has written it, so a slow reader slows the
- * writer instead of piling up frames in the relay. Writes are flushed once per event-loop turn, so
- * a call's headers, data and trailers that arrived in one read leave in one write.
+ * writer instead of piling up frames in the relay. Writes are flushed once per read batch, so a
+ * call's headers, data and trailers that arrived in one read leave in one write: when the
+ * connection that read them finishes its batch, before its own flush (which carries its PING and
+ * SETTINGS acknowledgements and window updates, none of them urgent), so a relayed answer leaves
+ * first; and at the latest at the end of the event loop's turn, for writes no read caused.
  */
 abstract class RelayConnection extends Http2ConnectionHandler {
 
+  /** The connections of this event loop written to since its last flush of them. */
+  private static final FastThreadLocal<ArrayList<RelayConnection>> UNFLUSHED = new FastThreadLocal<>() {
+    @Override
+    protected ArrayList<RelayConnection> initialValue() {
+      return new ArrayList<>();
+    }
+  };
+
+  private static final Runnable FLUSH_UNFLUSHED = RelayConnection::flushUnflushed;
+
   private ChannelHandlerContext ctx;
   private boolean flushQueued;
-  private final Runnable flushTask = () -> {
-    flushQueued = false;
-    flush(ctx);
-  };
 
   RelayConnection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
     super(decoder, encoder, settings);
@@ -137,7 +148,28 @@ abstract class RelayConnection extends Http2ConnectionHandler {
   private void flushSoon() {
     if (!flushQueued) {
       flushQueued = true;
-      ctx.executor().execute(flushTask);
+      UNFLUSHED.get().add(this);
+      ctx.executor().execute(FLUSH_UNFLUSHED);
     }
+  }
+
+  /** Flushes every connection of this event loop written to since its last flush. */
+  private static void flushUnflushed() {
+    ArrayList<RelayConnection> unflushed = UNFLUSHED.get();
+    for (int i = 0; i < unflushed.size(); i++) {
+      RelayConnection connection = unflushed.get(i);
+      if (connection.flushQueued) {
+        connection.flushQueued = false;
+        connection.flush(connection.ctx);
+      }
+    }
+    unflushed.clear();
+  }
+
+  /** Flushes what this batch (or an earlier one on this loop) relayed, then this connection's own. */
+  @Override
+  public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+    flushUnflushed();
+    super.channelReadComplete(ctx);
   }
 }
