@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -27,6 +28,8 @@ class PrepareCacheIT {
   @Test
   void theInstallStepLeavesACacheTheFirstStartMaps(@TempDir Path dir) throws Exception {
     Path install = copyOfTheBuild(dir.resolve("install"));
+    Path cacheDir = install.resolve("crigate-cli/target/jvm-cache");
+    leaveAnOldAssembledCache(cacheDir); // prepare-cache clears it
     ProcessBuilder prepare = new ProcessBuilder(install.resolve("bin/crigate").toString(), "prepare-cache")
         .redirectOutput(dir.resolve("prepare.out").toFile()).redirectError(dir.resolve("prepare.err").toFile());
     // The JVM's own "Picked up JAVA_TOOL_OPTIONS" line must not reach the terminal either.
@@ -36,12 +39,12 @@ class PrepareCacheIT {
     assertThat(preparing.exitValue()).as(Files.readString(dir.resolve("prepare.err"))).isZero();
     assertThat(Files.readString(dir.resolve("prepare.out"))).isEmpty();
     assertThat(Files.readString(dir.resolve("prepare.err"))).isEmpty();
-    Path cacheDir = install.resolve("crigate-cli/target/jvm-cache");
     try (Stream<Path> files = Files.list(cacheDir)) {
       // the cache and the JDK it was made by; no recording or half-assembled cache left behind
       assertThat(files.map(file -> file.getFileName().toString()).sorted().toList()).containsExactly("jdk", "serve.aot");
     }
 
+    leaveAnOldAssembledCache(cacheDir); // the start must not adopt it over the newer prepared cache
     // -XX:AOTMode=on: the JVM refuses to start unless it maps a usable cache, so serving proves the first start used it.
     Path socket = dir.resolve("crigate.sock");
     ProcessBuilder serve = new ProcessBuilder(install.resolve("bin/crigate").toString(), "serve", "--socket",
@@ -62,6 +65,15 @@ class PrepareCacheIT {
       // the start used the cache, so it recorded nothing of its own
       assertThat(files.map(file -> file.getFileName().toString()).sorted().toList()).containsExactly("jdk", "serve.aot");
     }
+  }
+
+  /**
+   * What the lazy path leaves when the jars are rebuilt while a start assembles a cache: a finished
+   * cache of the old jars, named after its writer, which is gone.
+   */
+  private static void leaveAnOldAssembledCache(Path cacheDir) throws IOException {
+    Path leftover = Files.write(Files.createDirectories(cacheDir).resolve("serve.aot.999999"), new byte[] {1});
+    Files.setLastModifiedTime(leftover, FileTime.fromMillis(0));
   }
 
   private static boolean answers(Path socket) {
