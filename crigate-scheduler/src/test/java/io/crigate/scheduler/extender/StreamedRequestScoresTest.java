@@ -61,9 +61,13 @@ class StreamedRequestScoresTest {
   final ObjectMapper mapper = new ObjectMapper();
   final SplittableRandom random = new SplittableRandom(18);
   final LayerIndex index = new LayerIndex();
-  /** One load table per path: each call counts the scored pod on its likely node, so both must see the same history. */
-  final NodeLoads streamedLoads = new NodeLoads();
-  final NodeLoads boundLoads = new NodeLoads();
+  /**
+   * One load table per path: each call counts the scored pod on its likely node, so both must see
+   * the same history. Their clock stands still: on the real one, a run slower than
+   * {@link NodeLoads#ASSUMED_FOR} (32 s at load 30) let one path forget a pod the other still counted.
+   */
+  final NodeLoads streamedLoads = new NodeLoads(() -> 0);
+  final NodeLoads boundLoads = new NodeLoads(() -> 0);
   final ExtenderVerbs streamed = new ExtenderVerbs(index, streamedLoads, StreamedRequestScoresTest::layers);
   final LayerExtender bound = new LayerExtender(index, boundLoads, StreamedRequestScoresTest::layers);
 
