@@ -6,6 +6,9 @@
 # CRIGATE_REGISTRY (scripts/infra/up.sh) and deletes their manifests at the end.
 # Usage: bash scripts/bench-extender-scale.sh [nodes=5000] [pods=150000] [iterations=1000]
 #        PORT_BASE (default 27000) picks the mock API server's (+1) and the extender's (+2) ports.
+#        EXTENDER_JAVA_OPTS adds JVM options to the extender (e.g. a profiler). EXTENDER_B_JAVA_OPTS,
+#        when set, measures a second extender with those options added, after the first has stopped
+#        (an A/B of JVM options in one run, e.g. EXTENDER_B_JAVA_OPTS="-XX:+UseParallelGC").
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/bench-build.sh"
 work=$(mktemp -d /tmp/crigate-extender-scale.XXXXXX)
