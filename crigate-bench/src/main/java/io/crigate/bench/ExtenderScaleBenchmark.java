@@ -40,6 +40,9 @@ import java.util.Set;
  * heap after a full GC (class histogram), its peak resident memory, and {@code prioritize} with all
  * 5,000 nodes as candidates from a curl process, beside the same verb called in this process on an
  * index the same informers filled (the baseline without HTTP), with the bytes it allocates per call.
+ * For each extender: its CPU time per call and its collector's pauses during each series. With
+ * {@code EXTENDER_B_JAVA_OPTS} a second extender with those JVM options added is measured the same
+ * way after the first has stopped (an A/B of collectors in one run).
  *
  * <p>The pod's two images are pushed to a real registry ({@code CRIGATE_REGISTRY}), since the
  * extender resolves layers there. Usage: {@code ExtenderScaleBenchmark <workDir> [nodes=5000]
