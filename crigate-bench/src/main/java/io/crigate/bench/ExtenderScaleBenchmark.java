@@ -26,9 +26,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -38,6 +40,9 @@ import java.util.Set;
  * heap after a full GC (class histogram), its peak resident memory, and {@code prioritize} with all
  * 5,000 nodes as candidates from a curl process, beside the same verb called in this process on an
  * index the same informers filled (the baseline without HTTP), with the bytes it allocates per call.
+ * For each extender: its CPU time per call and its collector's pauses during each series. With
+ * {@code EXTENDER_B_JAVA_OPTS} a second extender with those JVM options added is measured the same
+ * way after the first has stopped (an A/B of collectors in one run).
  *
  * <p>The pod's two images are pushed to a real registry ({@code CRIGATE_REGISTRY}), since the
  * extender resolves layers there. Usage: {@code ExtenderScaleBenchmark <workDir> [nodes=5000]
@@ -58,6 +63,9 @@ public final class ExtenderScaleBenchmark {
     int iterations = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
     int apiPort = args.length > 4 ? Integer.parseInt(args[4]) : 27001;
     int extenderPort = args.length > 5 ? Integer.parseInt(args[5]) : 27002;
+    // extender A is bin/crigate's as shipped, plus these (e.g. a profiler); B adds its own after A's
+    String optionsA = System.getenv().getOrDefault("EXTENDER_JAVA_OPTS", "");
+    String optionsB = System.getenv().getOrDefault("EXTENDER_B_JAVA_OPTS", "");
     String registry = System.getenv().getOrDefault("CRIGATE_REGISTRY", "127.0.0.1:5000");
     Files.createDirectories(workDir);
     MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
@@ -91,26 +99,25 @@ public final class ExtenderScaleBenchmark {
       byte[] sampled = cluster.prioritizeRequest(cluster.nodeNames().subList(0, Math.min(500, nodes))).getBytes(StandardCharsets.UTF_8);
       String url = "http://127.0.0.1:%d/crigate/prioritize".formatted(extenderPort);
 
-      try (ExtenderUnderBench extender = ExtenderUnderBench.start(Path.of("").toAbsolutePath(), workDir, kubeconfig,
-          extenderPort, registry)) {
-        System.out.printf(Locale.ROOT, "crigate extender (pid %d): serving %.1f s after launch (JVM start + initial lists)%n",
-            extender.process().pid(), extender.startToServing().toMillis() / 1e3);
-        String histogram = extender.classHistogram();
-        Files.writeString(workDir.resolve("class-histogram.txt"), histogram);
-        System.out.println("live heap after a full GC (jcmd GC.class_histogram), largest classes:");
-        histogram.lines().skip(1).limit(14).forEach(System.out::println);
-        histogram.lines().filter(l -> l.startsWith("Total")).forEach(System.out::println);
-        System.out.printf(Locale.ROOT, "resident: peak (VmHWM) %.0f MiB, now (VmRSS) %.0f MiB%n",
-            extender.statusKib("VmHWM") / 1024.0, extender.statusKib("VmRSS") / 1024.0);
-
-        byte[] overHttp = post(url, all);
+      Path repository = Path.of("").toAbsolutePath();
+      byte[] overHttp;
+      try (ExtenderUnderBench extender = ExtenderUnderBench.start(repository, workDir.resolve("a"), kubeconfig,
+          extenderPort, registry, optionsA)) {
+        overHttp = post(url, all);
+        describe(extender, "A", optionsA);
         inProcess(client, registry, all, overHttp, iterations);
-        report("HTTP round trip, all %d NodeNames, curl process".formatted(nodes),
-            CurlPrioritize.run(url, all, Math.max(100, iterations / 5), iterations, workDir));
-        report("HTTP round trip, 500 NodeNames (default percentageOfNodesToScore), curl process",
-            CurlPrioritize.run(url, sampled, Math.max(100, iterations / 5), iterations, workDir));
-        System.out.printf(Locale.ROOT, "resident after the round trips: peak %.0f MiB, now %.0f MiB; load average %s%n",
-            extender.statusKib("VmHWM") / 1024.0, extender.statusKib("VmRSS") / 1024.0, loadAverage());
+        roundTrips(extender, url, all, sampled, nodes, iterations, workDir);
+      }
+      if (!optionsB.isBlank()) {
+        // the same measures for other JVM options, after A has stopped, so that the two do not share the cores
+        try (ExtenderUnderBench extender = ExtenderUnderBench.start(repository, workDir.resolve("b"), kubeconfig,
+            extenderPort, registry, optionsA + " " + optionsB)) {
+          if (!Arrays.equals(post(url, all), overHttp)) {
+            throw new IllegalStateException("extender B answered differently from extender A");
+          }
+          describe(extender, "B", optionsA + " " + optionsB);
+          roundTrips(extender, url, all, sampled, nodes, iterations, workDir);
+        }
       }
     } finally {
       try {
@@ -121,6 +128,45 @@ public final class ExtenderScaleBenchmark {
     }
     // the mock server's event loops are not daemon threads
     System.exit(0);
+  }
+
+  /** Time to serve, live heap, resident memory. */
+  private static void describe(ExtenderUnderBench extender, String name, String options) throws Exception {
+    System.out.printf(Locale.ROOT, "%n== extender %s: bin/crigate extender's JVM options%s%n", name,
+        options.isBlank() ? "" : " + " + options.trim());
+    System.out.printf(Locale.ROOT, "crigate extender (pid %d): serving %.1f s after launch (JVM start + initial lists)%n",
+        extender.process().pid(), extender.startToServing().toMillis() / 1e3);
+    String histogram = extender.classHistogram();
+    Files.writeString(extender.log().resolveSibling("class-histogram.txt"), histogram);
+    System.out.println("live heap after a full GC (jcmd GC.class_histogram), largest classes:");
+    histogram.lines().skip(1).limit(14).forEach(System.out::println);
+    histogram.lines().filter(l -> l.startsWith("Total")).forEach(System.out::println);
+    System.out.printf(Locale.ROOT, "resident: peak (VmHWM) %.0f MiB, now (VmRSS) %.0f MiB%n",
+        extender.statusKib("VmHWM") / 1024.0, extender.statusKib("VmRSS") / 1024.0);
+  }
+
+  /**
+   * prioritize from a curl process, all names then the default sample, with the extender's CPU time
+   * per call (less moved by other load than latency is) and the collector's pauses meanwhile.
+   */
+  private static void roundTrips(ExtenderUnderBench extender, String url, byte[] all, byte[] sampled, int nodes,
+      int iterations, Path workDir) throws Exception {
+    int warmup = Math.max(100, iterations / 5);
+    for (var round : List.of(Map.entry("all %d NodeNames".formatted(nodes), all),
+        Map.entry("500 NodeNames (default percentageOfNodesToScore)", sampled))) {
+      int pausesBefore = extender.gcPausesMillis().size();
+      long cpuBefore = extender.cpuNanos();
+      report("HTTP round trip, " + round.getKey() + ", curl process",
+          CurlPrioritize.run(url, round.getValue(), warmup, iterations, workDir));
+      long cpu = extender.cpuNanos() - cpuBefore;
+      List<Double> pauses = extender.gcPausesMillis();
+      pauses = pauses.subList(pausesBefore, pauses.size());
+      System.out.printf(Locale.ROOT, "  extender CPU per call %.2f ms (incl. warm-up); GC pauses meanwhile: %d, total %.1f ms, longest %.1f ms%n",
+          cpu / 1e6 / (warmup + iterations), pauses.size(), pauses.stream().mapToDouble(Double::doubleValue).sum(),
+          pauses.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+    }
+    System.out.printf(Locale.ROOT, "resident after the round trips: peak %.0f MiB, now %.0f MiB; load average %s%n",
+        extender.statusKib("VmHWM") / 1024.0, extender.statusKib("VmRSS") / 1024.0, loadAverage());
   }
 
   /**
@@ -148,6 +194,7 @@ public final class ExtenderScaleBenchmark {
         verbs.prioritize(new ByteArrayInputStream(body), discard);
       }
       Samples samples = new Samples();
+      long cpu = threads.getCurrentThreadCpuTime();
       long allocated = threads.getCurrentThreadAllocatedBytes();
       for (int i = 0; i < iterations; i++) {
         long t = System.nanoTime();
@@ -155,8 +202,10 @@ public final class ExtenderScaleBenchmark {
         samples.add(System.nanoTime() - t);
       }
       allocated = threads.getCurrentThreadAllocatedBytes() - allocated;
+      cpu = threads.getCurrentThreadCpuTime() - cpu;
       report("verb in process (parse + score + write), all NodeNames", samples);
-      System.out.printf(Locale.ROOT, "  allocated per call: %.0f KB%n", allocated / 1024.0 / iterations);
+      System.out.printf(Locale.ROOT, "  CPU per call %.2f ms; allocated per call: %.1f KB%n", cpu / 1e6 / iterations,
+          allocated / 1024.0 / iterations);
     }
   }
 

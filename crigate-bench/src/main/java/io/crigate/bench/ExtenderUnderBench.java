@@ -7,7 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A {@code bin/crigate extender} process started as an admin starts it, against an API server named
@@ -19,9 +23,16 @@ import java.util.concurrent.TimeUnit;
 record ExtenderUnderBench(Process process, Path log, Duration startToServing) implements AutoCloseable {
 
   private static final Duration STARTUP_LIMIT = Duration.ofMinutes(15);
+  private static final String GC_LOG = "extender-gc.log";
+  /** {@code -Xlog:gc}'s line for a pause, e.g. {@code GC(5) Pause Young (Normal) (G1 Evacuation Pause) 294M->86M(384M) 4.221ms}. */
+  private static final Pattern PAUSE = Pattern.compile("\\bPause .* ([0-9.]+)ms$");
 
-  static ExtenderUnderBench start(Path repository, Path workDir, Path kubeconfig, int port, String registry)
-      throws IOException, InterruptedException {
+  /**
+   * @param javaOptions added to {@code bin/crigate}'s own through {@code CRIGATE_JAVA_OPTS} (later
+   *     options win), e.g. another collector; empty for the extender as shipped
+   */
+  static ExtenderUnderBench start(Path repository, Path workDir, Path kubeconfig, int port, String registry,
+      String javaOptions) throws IOException, InterruptedException {
     Files.createDirectories(workDir);
     Path log = workDir.resolve("extender.log");
     ProcessBuilder builder = new ProcessBuilder(repository.resolve("bin/crigate").toString(), "extender",
@@ -32,7 +43,7 @@ record ExtenderUnderBench(Process process, Path log, Duration startToServing) im
     // the mock API server answers a list of thousands of objects on one event loop: slower than
     // fabric8's default 10 s request timeout while the machine is loaded
     builder.environment().put("KUBERNETES_REQUEST_TIMEOUT", "600000");
-    builder.environment().put("CRIGATE_JAVA_OPTS", "-Xlog:gc:file=" + workDir.resolve("extender-gc.log"));
+    builder.environment().put("CRIGATE_JAVA_OPTS", ("-Xlog:gc:file=" + workDir.resolve(GC_LOG) + " " + javaOptions).trim());
     long launched = System.nanoTime();
     Process process = builder.start();
     while (!listening(port)) {
@@ -56,6 +67,29 @@ record ExtenderUnderBench(Process process, Path log, Duration startToServing) im
       return false;
     }
   }
+
+  /** The collector's pauses so far, in milliseconds, in order, from its {@code -Xlog:gc} log. */
+  List<Double> gcPausesMillis() throws IOException {
+    List<Double> pauses = new ArrayList<>();
+    for (String line : Files.readAllLines(log.resolveSibling(GC_LOG))) {
+      Matcher pause = PAUSE.matcher(line);
+      if (pause.find()) {
+        pauses.add(Double.parseDouble(pause.group(1)));
+      }
+    }
+    return pauses;
+  }
+
+  /** The CPU time the process has used so far (user + system, {@code /proc/<pid>/stat}), in nanoseconds. */
+  long cpuNanos() throws IOException {
+    String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name
+    return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * (1_000_000_000L / CLOCK_TICKS);
+  }
+
+  /** {@code /proc}'s unit of CPU time (USER_HZ), 100 on every Linux architecture crigate runs on. */
+  private static final long CLOCK_TICKS = 100;
 
   /** {@code jcmd GC.class_histogram}: a full GC, then the live objects by class, largest first. */
   String classHistogram() throws IOException, InterruptedException {

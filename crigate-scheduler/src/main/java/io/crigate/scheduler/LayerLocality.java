@@ -3,7 +3,6 @@ package io.crigate.scheduler;
 import io.crigate.images.Layer;
 import java.util.Arrays;
 import java.util.List;
-import java.util.stream.IntStream;
 
 /**
  * Load-aware layer locality: prefers the candidate nodes that would pull the fewest bytes for a
@@ -79,13 +78,28 @@ public final class LayerLocality {
    * @return one score per candidate, in order
    */
   public static long[] scores(long[] missing, long podCpuMillis, List<CpuLoad> loads) {
+    return scores(missing, podCpuMillis, loads, new Scratch());
+  }
+
+  /**
+   * {@link #scores(long[], long, List)} working in {@code scratch}'s arrays, for a caller that scores
+   * thousands of candidates per call and keeps a scratch between calls (the extender): the returned
+   * array is the scratch's own, valid until its next use.
+   */
+  public static long[] scores(long[] missing, long podCpuMillis, List<CpuLoad> loads, Scratch scratch) {
     int n = missing.length;
     if (loads.size() != n) {
       throw new IllegalArgumentException("%d candidates but %d loads".formatted(n, loads.size()));
     }
-    double[] after = new double[n];
+    scratch.size(n);
+    double[] after = scratch.after;
     double meanBefore = 0;
-    long knownCount = loads.stream().filter(CpuLoad::known).count();
+    long knownCount = 0;
+    for (int c = 0; c < n; c++) {
+      if (loads.get(c).known()) {
+        knownCount++;
+      }
+    }
     for (int c = 0; c < n; c++) {
       if (loads.get(c).known()) {
         after[c] = loads.get(c).utilizationWith(podCpuMillis);
@@ -102,8 +116,8 @@ public final class LayerLocality {
       }
     }
     double cores = Math.clamp(podCpuMillis / 1000.0, MIN_CORES, MAX_CORES);
-    Alternatives alternatives = Alternatives.of(missing, after, loads);
-    long[] scores = new long[n];
+    Alternatives alternatives = scratch.alternatives.of(missing, after, loads);
+    long[] scores = scratch.scores;
     for (int c = 0; c < n; c++) {
       long best = fewest;
       if (loads.get(c).known()) {
@@ -115,42 +129,73 @@ public final class LayerLocality {
   }
 
   /**
+   * The per-candidate arrays one scoring works in (a few doubles and longs per candidate), kept by
+   * a caller that scores often: at 5,000 candidates they are ~200 KB a call, whose garbage drove
+   * the extender's young collections. Not shared between threads.
+   */
+  public static final class Scratch {
+    private double[] after = new double[0];
+    private long[] scores = new long[0];
+    private final Alternatives alternatives = new Alternatives();
+
+    /** The score answers in {@code scores}, so its length is exactly the candidates'. */
+    private void size(int candidates) {
+      if (scores.length != candidates) {
+        scores = new long[candidates];
+      }
+      if (after.length < candidates) {
+        after = new double[candidates];
+        alternatives.distinctMissing = new long[candidates];
+        alternatives.leastUtilizationUpTo = new double[candidates];
+      }
+    }
+  }
+
+  /**
    * Answers "the fewest missing bytes among known candidates at most this utilized" in a binary
    * search per candidate, with no per-candidate scan of the others: a pod has few layers, so its
    * candidates miss only a few distinct byte counts. Per distinct count (ascending) it keeps the
    * least utilization that misses it; the running minimum of those never rises, so the first count
    * whose running minimum is within the limit is the answer.
    */
-  private record Alternatives(long[] distinctMissing, double[] leastUtilizationUpTo) {
+  private static final class Alternatives {
+    private long[] distinctMissing = new long[0];
+    private double[] leastUtilizationUpTo = new double[0];
+    private int count;
 
-    static Alternatives of(long[] missing, double[] after, List<CpuLoad> loads) {
-      long[] sorted = IntStream.range(0, missing.length).filter(c -> loads.get(c).known())
-          .mapToLong(c -> missing[c]).sorted().toArray();
-      int count = 0;
-      for (long value : sorted) {
-        if (count == 0 || sorted[count - 1] != value) {
-          sorted[count++] = value;
-        }
-      }
-      long[] distinct = Arrays.copyOf(sorted, count);
-      double[] least = new double[distinct.length];
-      Arrays.fill(least, Double.POSITIVE_INFINITY);
+    Alternatives of(long[] missing, double[] after, List<CpuLoad> loads) {
+      long[] distinct = distinctMissing;
+      int known = 0;
       for (int c = 0; c < missing.length; c++) {
         if (loads.get(c).known()) {
-          int k = Arrays.binarySearch(distinct, missing[c]);
+          distinct[known++] = missing[c];
+        }
+      }
+      Arrays.sort(distinct, 0, known);
+      count = 0;
+      for (int k = 0; k < known; k++) {
+        if (count == 0 || distinct[count - 1] != distinct[k]) {
+          distinct[count++] = distinct[k];
+        }
+      }
+      double[] least = leastUtilizationUpTo;
+      Arrays.fill(least, 0, count, Double.POSITIVE_INFINITY);
+      for (int c = 0; c < missing.length; c++) {
+        if (loads.get(c).known()) {
+          int k = Arrays.binarySearch(distinct, 0, count, missing[c]);
           least[k] = Math.min(least[k], after[c]);
         }
       }
-      for (int k = 1; k < least.length; k++) {
+      for (int k = 1; k < count; k++) {
         least[k] = Math.min(least[k], least[k - 1]);
       }
-      return new Alternatives(distinct, least);
+      return this;
     }
 
     /** The caller's own candidate is within its limit, so there is always an answer. */
     long fewestMissingAtMost(double utilization) {
       int low = 0;
-      int high = leastUtilizationUpTo.length - 1;
+      int high = count - 1;
       while (low < high) {
         int mid = (low + high) >>> 1;
         if (leastUtilizationUpTo[mid] <= utilization) {

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.images.ImageLayers;
 import io.crigate.images.Layer;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.SplittableRandom;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -241,5 +243,55 @@ class LayerLocalityTest {
     // OS (300 MB) appears in both images and is counted once: 300 + 100 + 60 + 8 + 5
     assertThat(pod.totalBytes()).isEqualTo(473 * MB);
     assertThat(pod.layers()).containsExactly(OS, RUNTIME, DEPS, CODE, SIDECAR);
+  }
+
+  /**
+   * The score computed in a reused {@link LayerLocality.Scratch}, over calls of growing and
+   * shrinking candidate counts, equals the formula of the class comment evaluated the slow way
+   * (every candidate against every other), on random candidates, layers and loads, some unknown.
+   */
+  @Test
+  void aReusedScratchScoresAsTheFormulaEvaluatedPairByPair() {
+    SplittableRandom random = new SplittableRandom(18);
+    LayerLocality.Scratch scratch = new LayerLocality.Scratch();
+    long[] layerSizes = {300 * MB, 100 * MB, 60 * MB, 8 * MB, 20 * MB, 5 * MB};
+    for (int call = 0; call < 300; call++) {
+      int n = 1 + random.nextInt(call % 3 == 0 ? 400 : 40);
+      long[] missing = new long[n];
+      List<CpuLoad> loads = new ArrayList<>();
+      for (int c = 0; c < n; c++) {
+        for (long size : layerSizes) {
+          missing[c] += random.nextInt(3) == 0 ? size : 0;
+        }
+        long allocatable = random.nextInt(6) == 0 ? 0 : 2000 + 1000L * random.nextInt(8);
+        loads.add(allocatable == 0 ? CpuLoad.UNKNOWN : new CpuLoad(random.nextLong(allocatable), allocatable));
+      }
+      long podCpu = random.nextLong(3000);
+      long[] expected = pairByPair(missing, podCpu, loads);
+      assertThat(LayerLocality.scores(missing.clone(), podCpu, loads, scratch)).as("call %d, %d candidates", call, n)
+          .containsExactly(expected);
+    }
+  }
+
+  /** c' is an alternative to c when either load is unknown, or u(c') is within the mean band or within c's own band. */
+  static long[] pairByPair(long[] missing, long podCpu, List<CpuLoad> loads) {
+    int n = missing.length;
+    double mean = loads.stream().filter(CpuLoad::known).mapToDouble(CpuLoad::utilization).average().orElse(0);
+    LoadBands bands = LoadBands.around(mean);
+    double cores = Math.clamp(podCpu / 1000.0, LayerLocality.MIN_CORES, LayerLocality.MAX_CORES);
+    long[] scores = new long[n];
+    for (int c = 0; c < n; c++) {
+      long best = Long.MAX_VALUE;
+      for (int other = 0; other < n; other++) {
+        boolean alternative = !loads.get(c).known() || !loads.get(other).known()
+            || loads.get(other).utilizationWith(podCpu) <= mean + bands.aboveMean()
+            || loads.get(other).utilizationWith(podCpu) <= loads.get(c).utilizationWith(podCpu) + bands.aboveNode();
+        if (alternative || other == c) {
+          best = Math.min(best, missing[other]);
+        }
+      }
+      scores[c] = LayerLocality.priority(Math.round((missing[c] - best) / cores));
+    }
+    return scores;
   }
 }

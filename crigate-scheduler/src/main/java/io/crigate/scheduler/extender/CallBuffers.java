@@ -1,16 +1,21 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.scheduler.CpuLoad;
+import io.crigate.scheduler.LayerLocality;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Arrays;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 
 /**
- * The working memory of one extender call, kept for the next: the candidates' names, their loads
- * and missing bytes, and the answer's bytes. At 5,000 candidates these are ~0.5 MB a call, which
- * reallocated every call made young collections frequent enough to show in the latency's tail.
+ * The working memory of one extender call, kept for the next: the request's bytes, the candidates'
+ * names, their loads and missing bytes, the score's arrays and the answer's bytes. At 5,000
+ * candidates these are ~0.9 MB a call, which reallocated every call made young collections
+ * frequent enough to show in the latency's tail.
  * They come from a small pool rather than a thread local because the HTTP server runs each request
  * on a new virtual thread.
  */
@@ -18,16 +23,44 @@ final class CallBuffers {
 
   /** kube-scheduler scores one pod at a time; a few more cover a filter beside a prioritize. */
   private static final int POOLED = 4;
-  /** A buffer grown beyond this by an unusual request (a full NodeList echoed) is not kept. */
-  private static final int LARGEST_KEPT_ANSWER = 4 << 20;
+  /** A buffer grown beyond this by an unusual request (a full NodeList, sent or echoed) is not kept. */
+  private static final int LARGEST_KEPT_BUFFER = 4 << 20;
 
   /** Each request's candidate names, valid until the call's answer is sent. */
   final List<String> names = new ArrayList<>();
   /** Names the request brought that {@link NodeNameTable} did not know yet. */
   final List<String> unseen = new ArrayList<>();
   final List<CpuLoad> loads = new ArrayList<>();
+  final Body body = new Body();
+  final LayerLocality.Scratch scores = new LayerLocality.Scratch();
   final Answer answer = new Answer();
   private long[] missing = new long[0];
+
+  /**
+   * The request's bytes, read whole into this reused buffer before they are parsed (217 KB at 5,000
+   * names: read into a new array each call, it was most of what a call allocated over HTTP).
+   */
+  static final class Body extends ByteArrayOutputStream {
+    /** Replaces the contents with everything {@code in} has, to its end. */
+    void readAll(InputStream in) throws IOException {
+      reset();
+      while (true) {
+        if (count == buf.length) {
+          buf = Arrays.copyOf(buf, Math.max(8192, 2 * buf.length));
+        }
+        int read = in.read(buf, count, buf.length - count);
+        if (read < 0) {
+          return;
+        }
+        count += read;
+      }
+    }
+
+    /** The contents without a copy, valid until the next {@link #readAll}; {@link #size()} bytes. */
+    byte[] bytes() {
+      return buf;
+    }
+  }
 
   /** The answer's bytes, handed on without the copy {@link #toByteArray()} makes. */
   static final class Answer extends ByteArrayOutputStream {
@@ -52,7 +85,12 @@ final class CallBuffers {
     names.clear();
     unseen.clear();
     loads.clear();
+    body.reset();
     answer.reset();
+  }
+
+  private boolean keepable() {
+    return body.bytes().length <= LARGEST_KEPT_BUFFER && answer.capacity() <= LARGEST_KEPT_BUFFER;
   }
 
   /** A few buffers for calls to take and give back; more calls at once than it holds get fresh ones. */
@@ -65,7 +103,7 @@ final class CallBuffers {
     }
 
     void give(CallBuffers buffers) {
-      if (buffers.answer.capacity() <= LARGEST_KEPT_ANSWER) {
+      if (buffers.keepable()) {
         buffers.clear();
         free.offer(buffers);
       }

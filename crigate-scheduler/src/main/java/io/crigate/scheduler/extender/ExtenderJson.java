@@ -12,7 +12,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.spi.CrigateException.InvalidArgument;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -36,19 +35,24 @@ final class ExtenderJson {
    */
   private final ObjectMapper mapper = new ObjectMapper(JsonFactory.builder()
       .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build());
-  private final NodeNameTable nodeNames = new NodeNameTable();
+  private final NodeNameTable nodeNames;
+
+  /** @param nodeNames resolves the request's node names, e.g. {@link LayerIndex#names()}, whose Strings the index keys on */
+  ExtenderJson(NodeNameTable nodeNames) {
+    this.nodeNames = nodeNames;
+  }
 
   /**
-   * Streams the whole request: the pod's few fields the score reads ({@link PodJson}), and
+   * Parses the whole request from the call's buffer: the pod's few fields the score reads ({@link PodJson}), and
    * NodeNames (thousands of strings on every request) into {@code buffers.names} as the Strings
    * {@link NodeNameTable} keeps, without a tree or a String per name. Only Nodes, which a filter
    * answer must echo, is read as a tree.
    */
-  ExtenderArgs parseArgs(InputStream body, CallBuffers buffers) {
+  ExtenderArgs parseArgs(CallBuffers.Body body, CallBuffers buffers) {
     PodJson pod = null;
     JsonNode nodes = null;
     boolean named = false;
-    try (JsonParser parser = mapper.getFactory().createParser(body)) {
+    try (JsonParser parser = mapper.getFactory().createParser(body.bytes(), 0, body.size())) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new InvalidArgument("request body must be a JSON object with Pod and Nodes or NodeNames");
       }

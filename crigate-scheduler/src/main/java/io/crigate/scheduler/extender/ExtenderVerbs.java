@@ -1,7 +1,9 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.images.ImageLayers;
+import io.crigate.spi.CrigateException;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.function.Function;
@@ -20,7 +22,7 @@ public final class ExtenderVerbs {
   }
 
   private final LayerExtender extender;
-  private final ExtenderJson json = new ExtenderJson();
+  private final ExtenderJson json;
   private final CallBuffers.Pool buffers = new CallBuffers.Pool();
 
   /**
@@ -29,13 +31,14 @@ public final class ExtenderVerbs {
    */
   public ExtenderVerbs(LayerIndex inventories, NodeLoads loads, Function<String, ImageLayers> registry) {
     this.extender = new LayerExtender(inventories, loads, registry);
+    this.json = new ExtenderJson(inventories.names());
   }
 
   /** {@code ExtenderArgs} JSON in, {@code HostPriorityList} JSON to {@code answer}, which must not keep the bytes. */
   public void prioritize(InputStream body, AnswerSink answer) {
     CallBuffers call = buffers.take();
     try {
-      json.priorities(extender.prioritize(json.parseArgs(body, call), call), call.answer);
+      json.priorities(extender.prioritize(json.parseArgs(read(body, call), call), call), call.answer);
       call.answer.sendTo(answer);
     } finally {
       buffers.give(call);
@@ -46,10 +49,23 @@ public final class ExtenderVerbs {
   public void filter(InputStream body, AnswerSink answer) {
     CallBuffers call = buffers.take();
     try {
-      json.filterResult(extender.filter(json.parseArgs(body, call)), call.answer);
+      json.filterResult(extender.filter(json.parseArgs(read(body, call), call)), call.answer);
       call.answer.sendTo(answer);
     } finally {
       buffers.give(call);
+    }
+  }
+
+  /**
+   * The whole body into the call's buffer before the verb starts: a request over the HTTP server's
+   * limit is then refused (413) by the server as it is read, never half parsed.
+   */
+  private static CallBuffers.Body read(InputStream body, CallBuffers call) {
+    try {
+      call.body.readAll(body);
+      return call.body;
+    } catch (IOException e) {
+      throw new CrigateException.InvalidArgument("request body unreadable: " + e.getMessage());
     }
   }
 

@@ -47,7 +47,10 @@ final class LayerExtender {
     this.registry = registry;
   }
 
-  /** Reads the candidates' loads and missing bytes into {@code buffers}. */
+  /**
+   * Reads the candidates' loads and missing bytes into {@code buffers} and scores in them: the
+   * answer's scores are the buffers' own array, valid until they serve another call.
+   */
   Priorities prioritize(ExtenderArgs args, CallBuffers buffers) {
     PodLayers pod = PodLayers.of(resolve(args));
     List<String> candidates = args.nodes().names();
@@ -62,7 +65,7 @@ final class LayerExtender {
       candidateLoads.add(loads.apply(candidate));
     }
     long[] missing = index.missingBytes(pod, candidates, buffers.missing(candidates.size()));
-    long[] scores = LayerLocality.scores(missing, args.cpuMillis(), candidateLoads);
+    long[] scores = LayerLocality.scores(missing, args.cpuMillis(), candidateLoads, buffers.scores);
     assumeLikelyNode(args, candidates, candidateLoads, scores);
     return new Priorities(candidates, scores);
   }

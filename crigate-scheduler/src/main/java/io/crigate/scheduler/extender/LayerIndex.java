@@ -35,7 +35,8 @@ public final class LayerIndex {
   private static final Holders[] NONE = new Holders[0];
 
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
-  private final Map<String, Integer> numbers = new HashMap<>();
+  private final NodeNumbers numbers = new NodeNumbers();
+  private final NodeNameTable names = new NodeNameTable();
   private final Map<String, Holders[]> layersByNode = new HashMap<>();
   private final Map<String, Holders> nodesByLayer = new HashMap<>();
   private final Deque<Integer> freeNumbers = new ArrayDeque<>();
@@ -43,8 +44,13 @@ public final class LayerIndex {
   public void put(NodeLayerInventory inventory) {
     lock.writeLock().lock();
     try {
-      remove(inventory.node(), false);
-      int number = numbers.computeIfAbsent(inventory.node(), n -> freeNumbers.isEmpty() ? numbers.size() : freeNumbers.pop());
+      String node = names.intern(inventory.node());
+      remove(node, false);
+      int number = numbers.get(node);
+      if (number < 0) {
+        number = freeNumbers.isEmpty() ? numbers.size() : freeNumbers.pop();
+        numbers.put(node, number);
+      }
       Set<String> digests = inventory.layers().keySet();
       Holders[] layers = new Holders[digests.size()];
       int i = 0;
@@ -52,7 +58,7 @@ public final class LayerIndex {
         layers[i] = nodesByLayer.computeIfAbsent(digest, d -> new Holders(d, new BitSet()));
         layers[i++].nodes().set(number);
       }
-      layersByNode.put(inventory.node(), layers);
+      layersByNode.put(node, layers);
     } finally {
       lock.writeLock().unlock();
     }
@@ -68,8 +74,8 @@ public final class LayerIndex {
   }
 
   private void remove(String node, boolean forget) {
-    Integer number = numbers.get(node);
-    if (number == null) {
+    int number = numbers.get(node);
+    if (number < 0) {
       return;
     }
     for (Holders layer : layersByNode.getOrDefault(node, NONE)) {
@@ -85,10 +91,18 @@ public final class LayerIndex {
     }
   }
 
+  /**
+   * The names of the nodes that publish, as the extender's request parser should resolve them: the
+   * same String instances the index keys on, so that a candidate's lookup matches by identity.
+   */
+  NodeNameTable names() {
+    return names;
+  }
+
   boolean publishes(String node) {
     lock.readLock().lock();
     try {
-      return numbers.containsKey(node);
+      return numbers.get(node) >= 0;
     } finally {
       lock.readLock().unlock();
     }
@@ -117,9 +131,9 @@ public final class LayerIndex {
         holders[i] = layer == null ? new BitSet() : layer.nodes();
       }
       for (int c = 0; c < missing.length; c++) {
-        Integer number = numbers.get(candidates.get(c));
+        int number = numbers.get(candidates.get(c));
         missing[c] = pod.totalBytes();
-        for (int i = 0; number != null && i < holders.length; i++) {
+        for (int i = 0; number >= 0 && i < holders.length; i++) {
           if (holders[i].get(number)) {
             missing[c] -= layers.get(i).size();
           }

@@ -10,6 +10,9 @@ import java.util.List;
  * hash computed already for the index's and the loads' maps. Jackson canonicalises field names,
  * not values, hence this table.
  *
+ * <p>{@link LayerIndex} interns the names of the nodes it indexes here first, so that a request's
+ * names resolve to the very Strings the index keys on and its lookups match by identity.
+ *
  * <p>Lookups read an array that is never changed once published; names not found are added in a
  * batch after the request is read (a copy of the table), so readers need no lock. The table is
  * bounded: when node churn fills it, it starts over with the names of the current request.
@@ -40,6 +43,17 @@ final class NodeNameTable {
         return name;
       }
     }
+  }
+
+  /** The String the table keeps for {@code name}, which is added first if the table has not seen it. */
+  String intern(String name) {
+    char[] chars = name.toCharArray();
+    String kept = find(chars, 0, chars.length);
+    if (kept != null) {
+      return kept;
+    }
+    addAll(List.of(name));
+    return name;
   }
 
   /** Adds the names a request brought that {@link #find} did not know; duplicates are fine. */

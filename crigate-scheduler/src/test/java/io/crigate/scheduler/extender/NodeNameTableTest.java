@@ -48,4 +48,15 @@ class NodeNameTableTest {
     assertThat(find(table, "old-1")).isNull();
     assertThat(find(table, names.get(99))).isSameAs(names.get(99));
   }
+
+  @Test
+  void internKeepsTheFirstStringOfAName() {
+    NodeNameTable table = new NodeNameTable();
+    table.addAll(names.subList(0, 10));
+    assertThat(table.intern(new String(names.get(3)))).isSameAs(names.get(3));
+    String added = new String("node-not-seen");
+    assertThat(table.intern(added)).isSameAs(added);
+    assertThat(find(table, "node-not-seen")).isSameAs(added);
+    assertThat(table.size()).isEqualTo(11);
+  }
 }

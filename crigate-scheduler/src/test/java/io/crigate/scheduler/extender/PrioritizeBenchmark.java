@@ -78,7 +78,7 @@ public final class PrioritizeBenchmark {
     ObjectMapper mapper = new ObjectMapper();
     byte[] byName = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, false));
     byte[] byList = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, true));
-    ExtenderJson json = new ExtenderJson();
+    ExtenderJson json = new ExtenderJson(inventories.names());
     // every node's load known and different, so the score takes its load-aware path; held in the
     // extender's own structure, so each candidate costs the lookup it costs in production
     NodeLoads loads = new NodeLoads();
@@ -89,7 +89,8 @@ public final class PrioritizeBenchmark {
     }
     LayerExtender extender = new LayerExtender(inventories, loads, registry::get);
     CallBuffers buffers = new CallBuffers();
-    ExtenderArgs parsed = json.parseArgs(new ByteArrayInputStream(byName), buffers);
+    buffers.body.readAll(new ByteArrayInputStream(byName));
+    ExtenderArgs parsed = json.parseArgs(buffers.body, buffers);
     report("LayerLocality, in-process score only", iterations, () -> extender.prioritize(parsed, buffers).scores().length);
     ExtenderVerbs verbs = new ExtenderVerbs(inventories, loads, registry::get);
     int[] answered = {0};
