@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -62,6 +63,26 @@ final class ContainerdInstance implements BeforeAllCallback, AfterAllCallback {
    */
   void freeze() throws Exception {
     signal("STOP");
+    // kill returns once the signal is sent; on a loaded machine a thread of the daemon may still
+    // answer a request before it stops, so wait until every thread is seen stopped
+    long pid = daemon().pid();
+    await("containerd " + name + " stopped").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+        .until(() -> allThreadsStopped(pid));
+  }
+
+  /** Every thread's state in /proc is T (stopped) or t (traced); the state follows the name's ')'. */
+  private static boolean allThreadsStopped(long pid) throws IOException {
+    try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      return tasks.allMatch(task -> {
+        try {
+          String stat = Files.readString(task.resolve("stat"));
+          char state = stat.charAt(stat.lastIndexOf(')') + 2);
+          return state == 'T' || state == 't';
+        } catch (IOException gone) {
+          return true; // a thread that ended answers nothing
+        }
+      });
+    }
   }
 
   /** SIGCONT: the frozen daemon carries on where it stopped. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.spi.CrigateException;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -78,24 +80,41 @@ class ExtenderRequestLimitTest {
     assert413((int) ExtenderEndpoint.DEFAULT_MAX_REQUEST_BYTES + 1);
   }
 
-  /** 4 MiB is well beyond the largest request measured above; it is refused, not parsed. */
+  /**
+   * 4 MiB is well beyond the largest request measured above; it is refused, not parsed. The server
+   * answers 413 and closes while megabytes are still on their way, so the client may instead see the
+   * connection reset before it reads the answer (HTTP/1.1 allows the close; Java's client reads no
+   * answer until it has sent the body): either way no call is made.
+   */
   @Test
   void aBodyBeyondAnyLegalRequestIs413() throws Exception {
-    assert413(4 << 20);
+    for (var body : bodies(4 << 20)) {
+      try {
+        assertThat(HTTP.send(post(body), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).statusCode())
+            .as("body of 4 MiB, length %s", body.contentLength()).isEqualTo(413);
+      } catch (IOException closedWhileSending) {
+        // the refusal reached the client as the connection's end
+      }
+    }
+    // and the server is no worse for it
+    assertThat(HTTP.send(post(HttpRequest.BodyPublishers.ofString("{")), HttpResponse.BodyHandlers.ofString()).statusCode())
+        .isEqualTo(400);
   }
 
   private static void assert413(int size) throws Exception {
+    for (var body : bodies(size)) {
+      HttpResponse<String> response = HTTP.send(post(body), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+      assertThat(response.statusCode()).as("body of %d bytes, length %s", size, body.contentLength()).isEqualTo(413);
+    }
+  }
+
+  /** A body of {@code size} bytes, once with its length announced and once chunked. */
+  private static List<HttpRequest.BodyPublisher> bodies(int size) {
     byte[] tooLarge = new byte[size];
     Arrays.fill(tooLarge, (byte) ' ');
     tooLarge[0] = '{';
-
-    var announced = HttpRequest.BodyPublishers.ofByteArray(tooLarge);
-    var chunked = HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(tooLarge));
-    for (var body : new HttpRequest.BodyPublisher[] {announced, chunked}) {
-      HttpResponse<String> response = HTTP.send(post(body), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      assertThat(response.statusCode()).as("body of %d bytes, length %s", tooLarge.length, body.contentLength())
-          .isEqualTo(413);
-    }
+    return List.of(HttpRequest.BodyPublishers.ofByteArray(tooLarge),
+        HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(tooLarge)));
   }
 
   private static HttpRequest post(HttpRequest.BodyPublisher body) {
