@@ -3,7 +3,8 @@
 # NODES nodes, each a `crigate serve` in front of its own containerd 1.6, publishing NodeImageLayers to
 # fabric8's mock API server (in the harness JVM, with the Nodes and Pods); kube-scheduler's cycle with
 # LeastAllocated + BalancedAllocation plus, per scorer, nothing, upstream ImageLocality on each node's 50
-# largest images, or a real `crigate extender` process over HTTP (NodeNames form, weight 1); every pod
+# largest images, or a real `crigate extender` process over HTTP (NodeNames form, weight 1); every run
+# carries the extender and computes both image scores, using its scorer's, so runs load the machine alike; every pod
 # started through its node's crigate, run for its trace time x TIME_SCALE, stopped and removed; the
 # kubelet's image GC through crigate. Bytes come from the registry's access log.
 # Usage: [SEEDS="1 2 3"] [NODES="5"] [TIME_SCALE=1] [BURST=30] [SCORERS="..."] [BURST_SCORERS="..."]

@@ -36,8 +36,9 @@ import picocli.CommandLine.Option;
  * The whole chain of layer-aware scheduling, for one scorer and one seed: N nodes, each a
  * {@code crigate serve} in front of its own containerd publishing its {@code NodeImageLayers} to an
  * API server (fabric8's mock, CRUD mode, in this JVM) that also holds the Nodes and the Pods; a
- * scheduler doing kube-scheduler's cycle ({@link ChainScheduler}), which for layer-locality asks a
- * real {@code crigate extender} process over HTTP; every pod bound by {@code spec.nodeName} and
+ * scheduler doing kube-scheduler's cycle ({@link ChainScheduler}), which asks a real {@code crigate
+ * extender} process over HTTP (every scorer's run carries and calls it; layer-locality uses its
+ * answer); every pod bound by {@code spec.nodeName} and
  * really started through its node's crigate, run for its trace time scaled, then stopped and
  * removed, with the kubelet's image GC. Appends one markdown row (scripts/experiment-chain.sh).
  */
@@ -158,17 +159,18 @@ public final class ChainExperiment implements Callable<Integer> {
         }
         throw failed;
       }
-      try (ExtenderProcess extender = scorer.equals("layer-locality")
-          ? ExtenderProcess.start(crigateHome, runDir, api.kubeconfig(), extenderPort, registryHost) : null) {
+      try (ExtenderProcess extender = ExtenderProcess.start(crigateHome, runDir, api.kubeconfig(), extenderPort, registryHost)) {
         if (burst > 0) {
           holdOnFirstNode(nodes.getFirst(), kube, registry.layers(trace.getFirst().image()));
         }
         ChainScheduler scheduler = new ChainScheduler(names, scorer, n -> nodes.get(n).imageStatus(),
-            extender == null ? null : extender.client(), NODE_CPU_MILLIS, NODE_MEMORY_MIB, seed, !unnamedToExtender);
+            extender.client(), NODE_CPU_MILLIS, NODE_MEMORY_MIB, seed, !unnamedToExtender);
         ChainRun run = new ChainRun(kube, scheduler, nodes, timeScale);
         long logStart = Files.size(registryLog);
+        String loadBefore = loadAverage();
         ChainRun.Outcome outcome = run.replay(trace);
-        report(outcome, RegistryAccessLog.blobBytesSince(registryLog, logStart, repository), nodes, trace.size());
+        report(outcome, RegistryAccessLog.blobBytesSince(registryLog, logStart, repository), nodes, trace.size(),
+            loadBefore + "-" + loadAverage());
       } finally {
         for (ChainNode node : nodes) {
           node.close();
@@ -209,16 +211,23 @@ public final class ChainExperiment implements Callable<Integer> {
     }
   }
 
-  private void report(ChainRun.Outcome outcome, long registryBytes, List<ChainNode> nodes, int podCount)
+  /** The machine's 1-minute load average, as /proc/loadavg gives it (the runs share the machine). */
+  private static String loadAverage() throws IOException {
+    return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+  }
+
+  private void report(ChainRun.Outcome outcome, long registryBytes, List<ChainNode> nodes, int podCount, String load)
       throws IOException {
     Samples latencies = outcome.startLatencies();
     boolean any = latencies.count() > 0;
-    String row = "| %s | %d | %d | %d | %.1f | %d | %d | %.2f | %.2f | %.2f | %.3f | %.3f | %d | %d | %d |%n".formatted(
+    Samples withoutPull = outcome.startLatenciesWithoutPull();
+    String row = "| %s | %d | %d | %d | %.1f | %d | %d | %.2f | %.2f | %.2f | %.3f | %.3f | %d | %d | %d | %.2f | %s |%n".formatted(
         unnamedToExtender ? scorer + ", pods unnamed to the extender" : scorer, containerds.size(), seed, podCount, registryBytes / MB, outcome.pulls(),
         nodes.stream().mapToInt(ChainNode::gcRemovals).sum(),
         any ? latencies.percentileMicros(50) / 1e6 : 0, any ? latencies.percentileMicros(95) / 1e6 : 0,
         any ? latencies.meanMicros() / 1e6 : 0, outcome.podsPerNodeCv(), outcome.cpuPerNodeCv(),
-        outcome.unschedulable(), outcome.mostOnOneNode(), outcome.failedStarts());
+        outcome.unschedulable(), outcome.mostOnOneNode(), outcome.failedStarts(),
+        withoutPull.count() > 0 ? withoutPull.meanMicros() / 1e6 : Double.NaN, load);
     Files.writeString(results, row, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     if (starts != null) {
       StringBuilder lines = new StringBuilder();
