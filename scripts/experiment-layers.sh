@@ -9,7 +9,10 @@
 # kubelet's image GC through crigate. Bytes come from the registry's access log.
 # Usage: [SEEDS="1 2 3"] [NODES="5"] [TIME_SCALE=1] [BURST=30] [SCORERS="..."] [BURST_SCORERS="..."]
 #        [BUILD=0] bash scripts/experiment-layers.sh [--pods N]
-#        NODES may list several counts ("5 10"); BURST=0 skips the burst runs. The layer-locality burst
+#        NODES may list several counts ("5 10"); BURST=0 skips the burst runs.
+#        BOUND=1 runs no chain: it simulates the chain's shape (its catalog from the registry, its nodes and
+#        traces) over BOUND_SEEDS (20) seeds per node count, the scorers beside a greedy oracle at a sweep of CPU
+#        slacks and two lower bounds (io.crigate.bench.ChainBound), and writes $work/bound.md. The layer-locality burst
 #        runs twice: as shipped, and with pods unnamed to the extender (no NodeLoads.assume), its baseline.
 #        Prints markdown tables, writes $work/results.md and $work/bytes-vs-cpu-balance.png.
 # Needs the local registry (scripts/infra/up.sh); the node containerds are the experiment's own, under
@@ -118,9 +121,16 @@ max_nodes=$(printf '%s\n' "${node_counts[@]}" | sort -n | tail -1)
 mkdir -p "$work"
 trap 'remove_nodes' EXIT
 build_catalog
-rm -f "$results" "$starts" "$work/burst.tsv"
 images=$(for a in "${apps[@]}"; do printf '%s/%s/%s:v1,' "$registry" "$repo" "$a"; done)
 images=${images%,}
+if [ "${BOUND:-0}" = 1 ]; then
+  counts=${node_counts[*]}
+  "$JAVA_HOME/bin/java" -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-bench/target/dependency/*" \
+    io.crigate.bench.ChainBound --images "$images" --nodes "${counts// /,}" --seeds "${BOUND_SEEDS:-20}" \
+    --out "$work/bound.md" "$@"
+  exit
+fi
+rm -f "$results" "$starts" "$work/burst.tsv"
 # the burst first (short), on the first node count
 if [ "${BURST:-30}" -gt 0 ]; then
   for scorer in ${BURST_SCORERS:-${scorers[*]}}; do

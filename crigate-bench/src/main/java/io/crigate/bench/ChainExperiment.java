@@ -5,6 +5,7 @@ import io.crigate.images.NodeImageLayers;
 import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
 import io.crigate.scheduler.sim.ImageCatalog;
+import io.crigate.scheduler.sim.NodeShape;
 import io.crigate.scheduler.sim.PodArrival;
 import io.crigate.scheduler.sim.TraceGenerator;
 import io.crigate.scheduler.sim.TraceParameters;
@@ -53,6 +54,7 @@ public final class ChainExperiment implements Callable<Integer> {
   /** As in the earlier experiment: 3.75 pods per 4-core node on average, about 60% of its CPU. */
   private static final double RUNNING_PODS_PER_NODE = 3.75;
   private static final double ZIPF_EXPONENT = 1.0;
+  private static final int PODS_PER_NODE = 12;
   static final String NAMESPACE = "chain";
   private static final double MB = 1e6;
   /** The burst's pods: one image, small requests, so that room never limits where they go. */
@@ -123,10 +125,10 @@ public final class ChainExperiment implements Callable<Integer> {
     String registryHost = images.getFirst().substring(0, images.getFirst().indexOf('/'));
     RegistryClient registry = new RegistryClient(RegistryClientConfig.defaults().withInsecure(registryHost));
     ImageCatalog catalog = new ImageCatalog(images.stream().map(registry::layers).toList());
-    List<PodArrival> trace = burst > 0 ? burstTrace(catalog) : TraceGenerator.generate(seed, new TraceParameters(
-        pods > 0 ? pods : 12 * containerds.size(), 1, RUNNING_PODS_PER_NODE * containerds.size(), ZIPF_EXPONENT), catalog);
+    List<PodArrival> trace = burst > 0 ? burstTrace(catalog) : trace(seed, containerds.size(), pods, catalog);
     List<String> names = IntStream.rangeClosed(1, containerds.size()).mapToObj(i -> "chain-" + i).toList();
-    KubeletImageGc gc = new KubeletImageGc(imageDiskMb * 1_000_000, GC_HIGH_PERCENT, GC_LOW_PERCENT);
+    NodeShape shape = nodeShape(imageDiskMb);
+    KubeletImageGc gc = new KubeletImageGc(shape.imageDiskBytes(), shape.gcHighPercent(), shape.gcLowPercent());
     Path runDir = workDir.resolve("%s-%d".formatted(scorer, seed));
     try (ChainApiServer api = ChainApiServer.start(runDir);
         ExecutorService starting = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -164,7 +166,7 @@ public final class ChainExperiment implements Callable<Integer> {
           holdOnFirstNode(nodes.getFirst(), kube, registry.layers(trace.getFirst().image()));
         }
         ChainScheduler scheduler = new ChainScheduler(names, scorer, n -> nodes.get(n).imageStatus(),
-            extender.client(), NODE_CPU_MILLIS, NODE_MEMORY_MIB, seed, !unnamedToExtender);
+            extender.client(), shape.cpuMillis(), shape.memoryMib(), seed, !unnamedToExtender);
         ChainRun run = new ChainRun(kube, scheduler, nodes, timeScale);
         long logStart = Files.size(registryLog);
         String loadBefore = loadAverage();
@@ -178,6 +180,20 @@ public final class ChainExperiment implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * The seed's trace on {@code nodeCount} nodes: {@code pods} pods (0: 12 per node), one arrival per
+   * trace second, run times for {@link #RUNNING_PODS_PER_NODE} running per node on average.
+   */
+  static List<PodArrival> trace(long seed, int nodeCount, int pods, ImageCatalog catalog) {
+    return TraceGenerator.generate(seed, new TraceParameters(pods > 0 ? pods : PODS_PER_NODE * nodeCount, 1,
+        RUNNING_PODS_PER_NODE * nodeCount, ZIPF_EXPONENT), catalog);
+  }
+
+  /** Each node as the scheduler and the image GC see it, {@code imageDiskMb} MB for images. */
+  static NodeShape nodeShape(long imageDiskMb) {
+    return new NodeShape(NODE_CPU_MILLIS, NODE_MEMORY_MIB, imageDiskMb * 1_000_000, GC_HIGH_PERCENT, GC_LOW_PERCENT);
   }
 
   /**

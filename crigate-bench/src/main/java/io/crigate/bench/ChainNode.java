@@ -32,6 +32,11 @@ import java.util.concurrent.locks.ReentrantLock;
 final class ChainNode implements AutoCloseable {
 
   private static final Duration CALL_DEADLINE = Duration.ofMinutes(3);
+  /**
+   * Ten nodes' crigates start at once beside the other sessions' work: at load average 20 on 2
+   * cores one of them took over 3 minutes to serve (its first start also records its class cache).
+   */
+  private static final Duration STARTUP_LIMIT = Duration.ofMinutes(10);
   private static final String NAMESPACE = "chain";
   private static final long POLL_NANOS = 2_000_000;
   /** The CRI image annotation crigate adds per layer: {@code imageLayer.sha256:<hex>} = compressed bytes. */
@@ -77,7 +82,7 @@ final class ChainNode implements AutoCloseable {
             node: %s
         """.formatted(name));
     CrigateUnderBench crigate = CrigateUnderBench.start(repository, workDir, containerd, config,
-        Map.of("KUBECONFIG", kubeconfig.toString()));
+        Map.of("KUBECONFIG", kubeconfig.toString()), STARTUP_LIMIT);
     ChainNode node = new ChainNode(name, crigate, registry, gc, pauseImage, workDir.resolve("pods"));
     node.cri.images(CALL_DEADLINE).pullImage(PullImageRequest.newBuilder().setImage(spec(pauseImage)).build());
     return node;
