@@ -3,12 +3,16 @@
 # NODES nodes, each a `crigate serve` in front of its own containerd 1.6, publishing NodeImageLayers to
 # fabric8's mock API server (in the harness JVM, with the Nodes and Pods); kube-scheduler's cycle with
 # LeastAllocated + BalancedAllocation plus, per scorer, nothing, upstream ImageLocality on each node's 50
-# largest images, or a real `crigate extender` process over HTTP (NodeNames form, weight 1); every pod
+# largest images, or a real `crigate extender` process over HTTP (NodeNames form, weight 1); every run
+# carries the extender and computes both image scores, using its scorer's, so runs load the machine alike; every pod
 # started through its node's crigate, run for its trace time x TIME_SCALE, stopped and removed; the
 # kubelet's image GC through crigate. Bytes come from the registry's access log.
 # Usage: [SEEDS="1 2 3"] [NODES="5"] [TIME_SCALE=1] [BURST=30] [SCORERS="..."] [BURST_SCORERS="..."]
 #        [BUILD=0] bash scripts/experiment-layers.sh [--pods N]
-#        NODES may list several counts ("5 10"); BURST=0 skips the burst runs. The layer-locality burst
+#        NODES may list several counts ("5 10"); BURST=0 skips the burst runs.
+#        BOUND=1 runs no chain: it simulates the chain's shape (its catalog from the registry, its nodes and
+#        traces) over BOUND_SEEDS (20) seeds per node count, the scorers beside a greedy oracle at a sweep of CPU
+#        slacks and two lower bounds (io.crigate.bench.ChainBound), and writes $work/bound.md. The layer-locality burst
 #        runs twice: as shipped, and with pods unnamed to the extender (no NodeLoads.assume), its baseline.
 #        Prints markdown tables, writes $work/results.md and $work/bytes-vs-cpu-balance.png.
 # Needs the local registry (scripts/infra/up.sh); the node containerds are the experiment's own, under
@@ -113,9 +117,16 @@ max_nodes=$(printf '%s\n' "${node_counts[@]}" | sort -n | tail -1)
 mkdir -p "$work"
 trap 'remove_nodes' EXIT
 build_catalog
-rm -f "$results" "$starts" "$work/burst.tsv"
 images=$(for a in "${apps[@]}"; do printf '%s/%s/%s:v1,' "$registry" "$repo" "$a"; done)
 images=${images%,}
+if [ "${BOUND:-0}" = 1 ]; then
+  counts=${node_counts[*]}
+  "$JAVA_HOME/bin/java" -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-bench/target/dependency/*" \
+    io.crigate.bench.ChainBound --images "$images" --nodes "${counts// /,}" --seeds "${BOUND_SEEDS:-20}" \
+    --out "$work/bound.md" "$@"
+  exit
+fi
+rm -f "$results" "$starts" "$work/burst.tsv"
 # the burst first (short), on the first node count
 if [ "${BURST:-30}" -gt 0 ]; then
   for scorer in ${BURST_SCORERS:-${scorers[*]}}; do

@@ -5,6 +5,7 @@ import io.crigate.images.NodeImageLayers;
 import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
 import io.crigate.scheduler.sim.ImageCatalog;
+import io.crigate.scheduler.sim.NodeShape;
 import io.crigate.scheduler.sim.PodArrival;
 import io.crigate.scheduler.sim.TraceGenerator;
 import io.crigate.scheduler.sim.TraceParameters;
@@ -36,8 +37,9 @@ import picocli.CommandLine.Option;
  * The whole chain of layer-aware scheduling, for one scorer and one seed: N nodes, each a
  * {@code crigate serve} in front of its own containerd publishing its {@code NodeImageLayers} to an
  * API server (fabric8's mock, CRUD mode, in this JVM) that also holds the Nodes and the Pods; a
- * scheduler doing kube-scheduler's cycle ({@link ChainScheduler}), which for layer-locality asks a
- * real {@code crigate extender} process over HTTP; every pod bound by {@code spec.nodeName} and
+ * scheduler doing kube-scheduler's cycle ({@link ChainScheduler}), which asks a real {@code crigate
+ * extender} process over HTTP (every scorer's run carries and calls it; layer-locality uses its
+ * answer); every pod bound by {@code spec.nodeName} and
  * really started through its node's crigate, run for its trace time scaled, then stopped and
  * removed, with the kubelet's image GC. Appends one markdown row (scripts/experiment-chain.sh).
  */
@@ -52,6 +54,7 @@ public final class ChainExperiment implements Callable<Integer> {
   /** As in the earlier experiment: 3.75 pods per 4-core node on average, about 60% of its CPU. */
   private static final double RUNNING_PODS_PER_NODE = 3.75;
   private static final double ZIPF_EXPONENT = 1.0;
+  private static final int PODS_PER_NODE = 12;
   static final String NAMESPACE = "chain";
   private static final double MB = 1e6;
   /** The burst's pods: one image, small requests, so that room never limits where they go. */
@@ -122,10 +125,10 @@ public final class ChainExperiment implements Callable<Integer> {
     String registryHost = images.getFirst().substring(0, images.getFirst().indexOf('/'));
     RegistryClient registry = new RegistryClient(RegistryClientConfig.defaults().withInsecure(registryHost));
     ImageCatalog catalog = new ImageCatalog(images.stream().map(registry::layers).toList());
-    List<PodArrival> trace = burst > 0 ? burstTrace(catalog) : TraceGenerator.generate(seed, new TraceParameters(
-        pods > 0 ? pods : 12 * containerds.size(), 1, RUNNING_PODS_PER_NODE * containerds.size(), ZIPF_EXPONENT), catalog);
+    List<PodArrival> trace = burst > 0 ? burstTrace(catalog) : trace(seed, containerds.size(), pods, catalog);
     List<String> names = IntStream.rangeClosed(1, containerds.size()).mapToObj(i -> "chain-" + i).toList();
-    KubeletImageGc gc = new KubeletImageGc(imageDiskMb * 1_000_000, GC_HIGH_PERCENT, GC_LOW_PERCENT);
+    NodeShape shape = nodeShape(imageDiskMb);
+    KubeletImageGc gc = new KubeletImageGc(shape.imageDiskBytes(), shape.gcHighPercent(), shape.gcLowPercent());
     Path runDir = workDir.resolve("%s-%d".formatted(scorer, seed));
     try (ChainApiServer api = ChainApiServer.start(runDir);
         ExecutorService starting = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -158,17 +161,18 @@ public final class ChainExperiment implements Callable<Integer> {
         }
         throw failed;
       }
-      try (ExtenderProcess extender = scorer.equals("layer-locality")
-          ? ExtenderProcess.start(crigateHome, runDir, api.kubeconfig(), extenderPort, registryHost) : null) {
+      try (ExtenderProcess extender = ExtenderProcess.start(crigateHome, runDir, api.kubeconfig(), extenderPort, registryHost)) {
         if (burst > 0) {
           holdOnFirstNode(nodes.getFirst(), kube, registry.layers(trace.getFirst().image()));
         }
         ChainScheduler scheduler = new ChainScheduler(names, scorer, n -> nodes.get(n).imageStatus(),
-            extender == null ? null : extender.client(), NODE_CPU_MILLIS, NODE_MEMORY_MIB, seed, !unnamedToExtender);
+            extender.client(), shape.cpuMillis(), shape.memoryMib(), seed, !unnamedToExtender);
         ChainRun run = new ChainRun(kube, scheduler, nodes, timeScale);
         long logStart = Files.size(registryLog);
+        String loadBefore = loadAverage();
         ChainRun.Outcome outcome = run.replay(trace);
-        report(outcome, RegistryAccessLog.blobBytesSince(registryLog, logStart, repository), nodes, trace.size());
+        report(outcome, RegistryAccessLog.blobBytesSince(registryLog, logStart, repository), nodes, trace.size(),
+            loadBefore + "-" + loadAverage());
       } finally {
         for (ChainNode node : nodes) {
           node.close();
@@ -176,6 +180,20 @@ public final class ChainExperiment implements Callable<Integer> {
       }
     }
     return 0;
+  }
+
+  /**
+   * The seed's trace on {@code nodeCount} nodes: {@code pods} pods (0: 12 per node), one arrival per
+   * trace second, run times for {@link #RUNNING_PODS_PER_NODE} running per node on average.
+   */
+  static List<PodArrival> trace(long seed, int nodeCount, int pods, ImageCatalog catalog) {
+    return TraceGenerator.generate(seed, new TraceParameters(pods > 0 ? pods : PODS_PER_NODE * nodeCount, 1,
+        RUNNING_PODS_PER_NODE * nodeCount, ZIPF_EXPONENT), catalog);
+  }
+
+  /** Each node as the scheduler and the image GC see it, {@code imageDiskMb} MB for images. */
+  static NodeShape nodeShape(long imageDiskMb) {
+    return new NodeShape(NODE_CPU_MILLIS, NODE_MEMORY_MIB, imageDiskMb * 1_000_000, GC_HIGH_PERCENT, GC_LOW_PERCENT);
   }
 
   /**
@@ -209,16 +227,23 @@ public final class ChainExperiment implements Callable<Integer> {
     }
   }
 
-  private void report(ChainRun.Outcome outcome, long registryBytes, List<ChainNode> nodes, int podCount)
+  /** The machine's 1-minute load average, as /proc/loadavg gives it (the runs share the machine). */
+  private static String loadAverage() throws IOException {
+    return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+  }
+
+  private void report(ChainRun.Outcome outcome, long registryBytes, List<ChainNode> nodes, int podCount, String load)
       throws IOException {
     Samples latencies = outcome.startLatencies();
     boolean any = latencies.count() > 0;
-    String row = "| %s | %d | %d | %d | %.1f | %d | %d | %.2f | %.2f | %.2f | %.3f | %.3f | %d | %d | %d |%n".formatted(
+    Samples withoutPull = outcome.startLatenciesWithoutPull();
+    String row = "| %s | %d | %d | %d | %.1f | %d | %d | %.2f | %.2f | %.2f | %.3f | %.3f | %d | %d | %d | %.2f | %s |%n".formatted(
         unnamedToExtender ? scorer + ", pods unnamed to the extender" : scorer, containerds.size(), seed, podCount, registryBytes / MB, outcome.pulls(),
         nodes.stream().mapToInt(ChainNode::gcRemovals).sum(),
         any ? latencies.percentileMicros(50) / 1e6 : 0, any ? latencies.percentileMicros(95) / 1e6 : 0,
         any ? latencies.meanMicros() / 1e6 : 0, outcome.podsPerNodeCv(), outcome.cpuPerNodeCv(),
-        outcome.unschedulable(), outcome.mostOnOneNode(), outcome.failedStarts());
+        outcome.unschedulable(), outcome.mostOnOneNode(), outcome.failedStarts(),
+        withoutPull.count() > 0 ? withoutPull.meanMicros() / 1e6 : Double.NaN, load);
     Files.writeString(results, row, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     if (starts != null) {
       StringBuilder lines = new StringBuilder();

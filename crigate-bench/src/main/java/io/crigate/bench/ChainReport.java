@@ -19,7 +19,8 @@ public final class ChainReport {
 
   /** One row {@link ChainExperiment} appended. */
   record Run(String scorer, int nodes, long seed, int pods, double mb, int pulls, int gcRemovals, double p50,
-      double p95, double meanStart, double cvPods, double cvCpu, int unschedulable, int mostOnOneNode, int failedStarts) {
+      double p95, double meanStart, double cvPods, double cvCpu, int unschedulable, int mostOnOneNode, int failedStarts,
+      double meanStartWithoutPull, String load) {
 
     static Run parse(String line) {
       String[] f = line.split("\\|");
@@ -27,29 +28,30 @@ public final class ChainReport {
           Double.parseDouble(f[5].trim()), Integer.parseInt(f[6].trim()), Integer.parseInt(f[7].trim()),
           Double.parseDouble(f[8].trim()), Double.parseDouble(f[9].trim()), Double.parseDouble(f[10].trim()),
           Double.parseDouble(f[11].trim()), Double.parseDouble(f[12].trim()), Integer.parseInt(f[13].trim()),
-          Integer.parseInt(f[14].trim()), Integer.parseInt(f[15].trim()));
+          Integer.parseInt(f[14].trim()), Integer.parseInt(f[15].trim()), Double.parseDouble(f[16].trim()), f[17].trim());
     }
   }
 
   /** Means over the seeds of one scorer at one node count. */
   record Mean(int seeds, double mb, double meanStart, double p50, double p95, double cvPods, double cvCpu,
-      int unschedulable, int pulls, int gcRemovals) {
+      int unschedulable, int pulls, int gcRemovals, double meanStartWithoutPull) {
 
     static Mean of(List<Run> runs) {
       return new Mean(runs.size(), avg(runs, Run::mb), avg(runs, Run::meanStart), avg(runs, Run::p50),
           avg(runs, Run::p95), avg(runs, Run::cvPods), avg(runs, Run::cvCpu),
           runs.stream().mapToInt(Run::unschedulable).sum(), runs.stream().mapToInt(Run::pulls).sum(),
-          runs.stream().mapToInt(Run::gcRemovals).sum());
+          runs.stream().mapToInt(Run::gcRemovals).sum(), avg(runs, Run::meanStartWithoutPull));
     }
 
+    /** Over the runs that have the value (a run whose every start pulled has no mean without a pull). */
     private static double avg(List<Run> runs, java.util.function.ToDoubleFunction<Run> value) {
-      return runs.stream().mapToDouble(value).average().orElse(Double.NaN);
+      return runs.stream().mapToDouble(value).filter(v -> !Double.isNaN(v)).average().orElse(Double.NaN);
     }
   }
 
   static final String RUN_HEADER = """
-      | scorer | nodes | seed | pods | MB pulled (registry log) | pulls | GC removals | start p50 s | start p95 s | start mean s | CV pods/node | CV CPU/node | unschedulable | most pods on a node | failed lifecycles |
-      |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+      | scorer | nodes | seed | pods | MB pulled (registry log) | pulls | GC removals | start p50 s | start p95 s | start mean s | CV pods/node | CV CPU/node | unschedulable | most pods on a node | failed lifecycles | start mean s, no pull | load avg (1 min, before-after) |
+      |---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|
       """;
 
   private ChainReport() {}
@@ -76,8 +78,8 @@ public final class ChainReport {
   /** Means per node count and scorer against image-locality, then the targets. */
   static String summary(List<Run> runs) {
     StringBuilder out = new StringBuilder("""
-        | nodes | scorer | seeds | MB pulled | vs image-locality | start mean s | vs image-locality | start p50 s | start p95 s | CV pods/node | CV CPU/node | pulls | GC removals | unschedulable |
-        |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
+        | nodes | scorer | seeds | MB pulled | vs image-locality | start mean s | vs image-locality | start mean s, no pull | vs image-locality | start p50 s | start p95 s | CV pods/node | CV CPU/node | pulls | GC removals | unschedulable |
+        |---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|
         """);
     StringBuilder targets = new StringBuilder("""
 
@@ -88,9 +90,11 @@ public final class ChainReport {
       Map<String, Mean> means = new TreeMap<>(runs.stream().filter(r -> r.nodes() == nodes)
           .collect(Collectors.groupingBy(Run::scorer, Collectors.collectingAndThen(Collectors.toList(), Mean::of))));
       Mean upstream = means.get("image-locality");
-      means.forEach((scorer, m) -> out.append("| %d | %s | %d | %.1f | %s | %.2f | %s | %.2f | %.2f | %.3f | %.3f | %d | %d | %d |%n"
+      means.forEach((scorer, m) -> out.append("| %d | %s | %d | %.1f | %s | %.2f | %s | %.2f | %s | %.2f | %.2f | %.3f | %.3f | %d | %d | %d |%n"
           .formatted(nodes, scorer, m.seeds(), m.mb(), ratio(m.mb(), upstream == null ? Double.NaN : upstream.mb()),
-              m.meanStart(), ratio(m.meanStart(), upstream == null ? Double.NaN : upstream.meanStart()), m.p50(), m.p95(),
+              m.meanStart(), ratio(m.meanStart(), upstream == null ? Double.NaN : upstream.meanStart()),
+              m.meanStartWithoutPull(), ratio(m.meanStartWithoutPull(), upstream == null ? Double.NaN : upstream.meanStartWithoutPull()),
+              m.p50(), m.p95(),
               m.cvPods(), m.cvCpu(), m.pulls(), m.gcRemovals(), m.unschedulable())));
       Mean layers = means.get("layer-locality");
       Mean resources = means.get("resources-only");

@@ -47,6 +47,16 @@ final class ChainRun {
       started.forEach(s -> samples.add(s.latency().toNanos()));
       return samples;
     }
+
+    /**
+     * The starts that pulled nothing: the same work on every node whatever the scorer, so their
+     * latency shows how loaded the machine was during the run, not where the scorer put the pods.
+     */
+    Samples startLatenciesWithoutPull() {
+      Samples samples = new Samples();
+      started.stream().filter(s -> !s.pulled()).forEach(s -> samples.add(s.latency().toNanos()));
+      return samples;
+    }
   }
 
   private final KubernetesClient kube;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.function.IntFunction;
 import java.util.function.IntToDoubleFunction;
@@ -23,7 +24,10 @@ import java.util.function.IntToDoubleFunction;
  * <p>The image score is, by scorer: none ({@code resources-only}); upstream ImageLocality on the
  * 50-largest image list each node reports ({@code image-locality}); or the crigate extender's
  * {@code POST /prioritize} answer over HTTP, 0..10 scaled by kube-scheduler's 100/10
- * ({@code layer-locality}).
+ * ({@code layer-locality}). Every placement computes both image scores, whatever the scorer, and
+ * uses one: the runs then differ only in where their pods go, not in the harness's own work (the
+ * node image lists read, the extender called), which on a shared machine would load the nodes
+ * unevenly across scorers and show in their start latencies.
  */
 final class ChainScheduler {
 
@@ -43,7 +47,7 @@ final class ChainScheduler {
 
   /**
    * @param imageStatus node index to what it reports in {@code node.status.images} (image-locality)
-   * @param extender the extender (layer-locality), else null
+   * @param extender the extender, called for every placement (its answer used by layer-locality)
    * @param podNamesToExtender false sends pods to the extender unnamed ({@link ExtenderClient#prioritize(Pod, List, boolean)})
    */
   ChainScheduler(List<String> names, String scorer, IntFunction<Map<String, Long>> imageStatus,
@@ -51,13 +55,10 @@ final class ChainScheduler {
     if (!SCORERS.contains(scorer)) {
       throw new IllegalArgumentException("unknown scorer %s; known: %s".formatted(scorer, SCORERS));
     }
-    if (scorer.equals("layer-locality") && extender == null) {
-      throw new IllegalArgumentException("layer-locality needs the extender");
-    }
     this.names = List.copyOf(names);
     this.scorer = scorer;
     this.imageStatus = imageStatus;
-    this.extender = extender;
+    this.extender = Objects.requireNonNull(extender, "the extender");
     this.cpuAllocatable = cpuAllocatable;
     this.memoryAllocatableMib = memoryAllocatableMib;
     this.cpu = new long[names.size()];
@@ -117,30 +118,38 @@ final class ChainScheduler {
   }
 
   private long[] imageScores(PodArrival arrival, Pod pod, List<Integer> candidates) {
+    long[] upstream = imageLocalityScores(arrival, candidates);
+    long[] layers = extenderScores(pod, candidates);
+    return switch (scorer) {
+      case "image-locality" -> upstream;
+      case "layer-locality" -> layers;
+      default -> new long[candidates.size()]; // resources-only
+    };
+  }
+
+  private long[] imageLocalityScores(PodArrival arrival, List<Integer> candidates) {
+    List<Map<String, Long>> statuses = new ArrayList<>();
+    Map<String, Integer> nodesWithImage = new HashMap<>();
+    for (int n = 0; n < names.size(); n++) {
+      Map<String, Long> status = imageStatus.apply(n);
+      statuses.add(status);
+      status.keySet().forEach(image -> nodesWithImage.merge(ImageLocality.normalizedImageName(image), 1, Integer::sum));
+    }
     long[] scores = new long[candidates.size()];
-    switch (scorer) {
-      case "image-locality" -> {
-        List<Map<String, Long>> statuses = new ArrayList<>();
-        Map<String, Integer> nodesWithImage = new HashMap<>();
-        for (int n = 0; n < names.size(); n++) {
-          Map<String, Long> status = imageStatus.apply(n);
-          statuses.add(status);
-          status.keySet().forEach(image -> nodesWithImage.merge(ImageLocality.normalizedImageName(image), 1, Integer::sum));
-        }
-        for (int i = 0; i < scores.length; i++) {
-          Map<String, Long> normalized = new HashMap<>();
-          statuses.get(candidates.get(i)).forEach((image, size) -> normalized.put(ImageLocality.normalizedImageName(image), size));
-          scores[i] = ImageLocality.score(List.of(arrival.image()), normalized, nodesWithImage, names.size());
-        }
-      }
-      case "layer-locality" -> {
-        Map<String, Long> answer = extender.prioritize(pod, candidates.stream().map(names::get).toList(), podNamesToExtender);
-        for (int i = 0; i < scores.length; i++) {
-          scores[i] = answer.getOrDefault(names.get(candidates.get(i)), 0L)
-              * (ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY);
-        }
-      }
-      default -> { } // resources-only
+    for (int i = 0; i < scores.length; i++) {
+      Map<String, Long> normalized = new HashMap<>();
+      statuses.get(candidates.get(i)).forEach((image, size) -> normalized.put(ImageLocality.normalizedImageName(image), size));
+      scores[i] = ImageLocality.score(List.of(arrival.image()), normalized, nodesWithImage, names.size());
+    }
+    return scores;
+  }
+
+  private long[] extenderScores(Pod pod, List<Integer> candidates) {
+    Map<String, Long> answer = extender.prioritize(pod, candidates.stream().map(names::get).toList(), podNamesToExtender);
+    long[] scores = new long[candidates.size()];
+    for (int i = 0; i < scores.length; i++) {
+      scores[i] = answer.getOrDefault(names.get(candidates.get(i)), 0L)
+          * (ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY);
     }
     return scores;
   }

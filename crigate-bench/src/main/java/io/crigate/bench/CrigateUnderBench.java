@@ -39,6 +39,12 @@ final class CrigateUnderBench implements AutoCloseable {
   /** As above, with {@code environment} added to crigate's (e.g. {@code KUBECONFIG} for the API server it publishes to). */
   static CrigateUnderBench start(Path repository, Path workDir, String runtimeEndpoint, Path config,
       Map<String, String> environment) throws IOException {
+    return start(repository, workDir, runtimeEndpoint, config, environment, STARTUP_LIMIT);
+  }
+
+  /** As above, giving up after {@code startupLimit} instead of the default 3 minutes. */
+  static CrigateUnderBench start(Path repository, Path workDir, String runtimeEndpoint, Path config,
+      Map<String, String> environment, Duration startupLimit) throws IOException {
     Files.createDirectories(workDir);
     Path socket = workDir.resolve("crigate.sock");
     List<String> command = new ArrayList<>(List.of(repository.resolve("bin/crigate").toString(), "serve",
@@ -55,7 +61,7 @@ final class CrigateUnderBench implements AutoCloseable {
         .redirectErrorStream(true)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(workDir.resolve("crigate.log").toFile()))
         .start();
-    long deadline = launched + STARTUP_LIMIT.toNanos();
+    long deadline = launched + startupLimit.toNanos();
     while (true) {
       if (!process.isAlive()) {
         throw new IllegalStateException("crigate exited during start; see " + workDir.resolve("crigate.log"));
@@ -74,7 +80,7 @@ final class CrigateUnderBench implements AutoCloseable {
         client.close();
         if (System.nanoTime() > deadline) {
           process.destroyForcibly();
-          throw new IllegalStateException("crigate did not serve within " + STARTUP_LIMIT, notYet);
+          throw new IllegalStateException("crigate did not serve within " + startupLimit, notYet);
         }
       }
       sleepBriefly();

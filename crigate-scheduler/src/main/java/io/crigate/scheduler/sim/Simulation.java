@@ -10,10 +10,11 @@ import java.util.function.IntConsumer;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Replays one trace against one scorer. Each arrival first retires the pods that ended before it,
- * then filters nodes by requests, scores them as kube-scheduler's default profile does (image score
- * + LeastAllocated + BalancedAllocation, weight 1 each), picks the best (random among ties, as
- * kube-scheduler does) and starts the pod there, pulling the layers the node lacks.
+ * Replays one trace against one placement. Each arrival first retires the pods that ended before it,
+ * then filters nodes by requests, lets the placement choose among them (for a scorer: kube-scheduler's
+ * default profile, image score + LeastAllocated + BalancedAllocation, weight 1 each, the best
+ * winning and random among ties, {@link ScoredPlacement}) and starts the pod there, pulling the
+ * layers the node lacks.
  *
  * @param bandwidthBytesPerSecond per-node pull bandwidth, to turn pulled bytes into start latency
  */
@@ -23,7 +24,12 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
 
   public SimResult run(String scorerName, long seed, List<PodArrival> trace, ImageCatalog catalog,
       IntConsumer progress) {
-    ImageScorer scorer = ImageScorer.named(scorerName);
+    return run(Placement.scored(scorerName, shape), seed, trace, catalog, progress);
+  }
+
+  /** As {@link #run(String, long, List, ImageCatalog, IntConsumer)}, with any placement. */
+  public SimResult run(Placement placement, long seed, List<PodArrival> trace, ImageCatalog catalog,
+      IntConsumer progress) {
     List<SimNode> cluster = new ArrayList<>(nodes);
     for (int i = 0; i < nodes; i++) {
       cluster.add(new SimNode("node-%02d".formatted(i), shape));
@@ -44,7 +50,9 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
         done.node().stop(done.pod(), done.endsAt());
       }
       ImageLayers image = catalog.image(pod.image());
-      SimNode node = place(pod, image, cluster, scorer, ties);
+      // kube-scheduler scores only the nodes that passed the filters; the layer score compares them
+      List<SimNode> candidates = cluster.stream().filter(n -> n.fits(pod)).toList();
+      SimNode node = candidates.isEmpty() ? null : placement.choose(pod, image, cluster, candidates, ties);
       if (node == null) {
         unschedulable++;
       } else {
@@ -60,25 +68,9 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
     }
     double[] starts = Arrays.copyOf(startSeconds, started);
     Arrays.sort(starts);
-    return new SimResult(scorer.name(), seed, trace.size(), unschedulable, bytes, pulls,
+    return new SimResult(placement.name(), seed, trace.size(), unschedulable, bytes, pulls,
         Arrays.stream(starts).average().orElse(0), percentile(starts, 0.95),
         trace.isEmpty() ? 0 : cvSum / trace.size(), trace.isEmpty() ? 0 : cpuCvSum / trace.size());
-  }
-
-  private SimNode place(PodArrival pod, ImageLayers image, List<SimNode> cluster, ImageScorer scorer,
-      SplittableRandom ties) {
-    // kube-scheduler scores only the nodes that passed the filters; the layer score compares them
-    List<SimNode> candidates = cluster.stream().filter(node -> node.fits(pod)).toList();
-    long[] imageScores = scorer.scores(pod, image, cluster, candidates);
-    long[] scores = new long[candidates.size()];
-    for (int i = 0; i < scores.length; i++) {
-      SimNode node = candidates.get(i);
-      scores[i] = imageScores[i]
-          + ResourceScores.leastAllocated(node, pod, shape)
-          + ResourceScores.balancedAllocation(node, pod, shape);
-    }
-    int best = HighestScore.index(scores, ties);
-    return best < 0 ? null : candidates.get(best);
   }
 
   /** Standard deviation over mean of a per-node quantity; 0 for an idle cluster. */

@@ -1,0 +1,158 @@
+package io.crigate.bench;
+
+import io.crigate.images.RegistryClient;
+import io.crigate.images.RegistryClientConfig;
+import io.crigate.scheduler.sim.Experiment;
+import io.crigate.scheduler.sim.ImageCatalog;
+import io.crigate.scheduler.sim.NodeShape;
+import io.crigate.scheduler.sim.Placement;
+import io.crigate.scheduler.sim.PodArrival;
+import io.crigate.scheduler.sim.PullLowerBound;
+import io.crigate.scheduler.sim.SimResult;
+import io.crigate.scheduler.sim.Simulation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * What the whole-chain experiment's targets allow, simulated on its own shape: the chain's catalog
+ * as the registry holds it, its node size and image disk, its traces (the same seeds give the same
+ * pods as {@link ChainExperiment}). Per node count, over many seeds: the three scorers, the layer
+ * score without load bands at a sweep of weights ({@link Placement#loadBlindLayers}), the greedy
+ * oracle ({@link Placement#fewestMissingWithinSlack}) at a sweep of CPU slacks, each against the
+ * targets' bytes ratio and both balance limits, and the lower bounds of {@link PullLowerBound}.
+ * Prints markdown (scripts/experiment-layers.sh with BOUND=1).
+ */
+@Command(name = "chain-bound", mixinStandardHelpOptions = true,
+    description = "Bytes reachable at the chain experiment's balance limits, simulated on its shape.")
+public final class ChainBound implements Callable<Integer> {
+
+  private static final double MB = 1e6;
+  private static final double BYTES_TARGET = 0.70;
+  private static final double CPU_MARGIN = 0.01;
+  private static final double PODS_MARGIN = 0.05;
+
+  @Option(names = "--images", required = true, split = ",", description = "the chain's pod images, in its order")
+  List<String> images;
+
+  @Option(names = "--nodes", split = ",", defaultValue = "5,10")
+  List<Integer> nodeCounts;
+
+  @Option(names = "--seeds", defaultValue = "20", description = "seeds 1..this")
+  int seeds;
+
+  @Option(names = "--pods", defaultValue = "0", description = "pods per trace; 0: the chain's default, 12 per node")
+  int pods;
+
+  @Option(names = "--image-disk-mb", defaultValue = "600")
+  long imageDiskMb;
+
+  @Option(names = "--slacks", split = ",", defaultValue = "0,0.01,0.02,0.05,0.1,0.15,0.2,0.3,0.5,1",
+      description = "the oracle's CPU slacks, fractions of a node")
+  List<Double> slacks;
+
+  @Option(names = "--weights", split = ",", defaultValue = "0.25,0.5,1,2,4",
+      description = "weights of the layer score without load bands, beside the resource scores")
+  List<Double> weights;
+
+  @Option(names = "--out", description = "also write the markdown here")
+  Path out;
+
+  /** Means over seeds of one placement's results. */
+  record Mean(String placement, double mb, double cvCpu, double cvPods, double unschedulable) {
+
+    static Mean of(String placement, List<SimResult> results) {
+      return new Mean(placement, avg(results, r -> r.bytesPulled() / MB), avg(results, SimResult::cpuPerNodeCv),
+          avg(results, SimResult::podsPerNodeCv), avg(results, SimResult::unschedulable));
+    }
+
+    private static double avg(List<SimResult> results, ToDoubleFunction<SimResult> value) {
+      return results.stream().mapToDouble(value).average().orElse(Double.NaN);
+    }
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new ChainBound()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Locale.setDefault(Locale.ROOT);
+    String registryHost = images.getFirst().substring(0, images.getFirst().indexOf('/'));
+    RegistryClient registry = new RegistryClient(RegistryClientConfig.defaults().withInsecure(registryHost));
+    ImageCatalog catalog = new ImageCatalog(images.stream().map(registry::layers).toList());
+    NodeShape shape = ChainExperiment.nodeShape(imageDiskMb);
+    StringBuilder report = new StringBuilder();
+    for (int nodes : nodeCounts) {
+      report.append(table(nodes, catalog, shape));
+    }
+    System.out.print(report);
+    if (out != null) {
+      Files.writeString(out, report);
+    }
+    return 0;
+  }
+
+  private String table(int nodes, ImageCatalog catalog, NodeShape shape) {
+    List<Placement> placements = new ArrayList<>();
+    Experiment.ALL_SCORERS.forEach(scorer -> placements.add(Placement.scored(scorer, shape)));
+    weights.forEach(weight -> placements.add(Placement.loadBlindLayers(weight, shape)));
+    slacks.forEach(slack -> placements.add(Placement.fewestMissingWithinSlack(slack)));
+    Simulation simulation = new Simulation(nodes, shape, 100 * MB);
+    Map<String, List<SimResult>> results = new LinkedHashMap<>();
+    long eachOnce = 0;
+    long concurrency = 0;
+    for (long seed = 1; seed <= seeds; seed++) {
+      List<PodArrival> trace = ChainExperiment.trace(seed, nodes, pods, catalog);
+      for (Placement placement : placements) {
+        results.computeIfAbsent(placement.name(), name -> new ArrayList<>())
+            .add(simulation.run(placement, seed, trace, catalog, done -> {}));
+      }
+      PullLowerBound bound = PullLowerBound.of(trace, catalog, shape, nodes);
+      eachOnce += bound.eachLayerOnce();
+      concurrency += bound.concurrency();
+    }
+    List<Mean> means = results.entrySet().stream().map(e -> Mean.of(e.getKey(), e.getValue())).toList();
+    Mean upstream = means.stream().filter(m -> m.placement().equals("image-locality")).findFirst().orElseThrow();
+    Mean resources = means.stream().filter(m -> m.placement().equals("resources-only")).findFirst().orElseThrow();
+    double cpuLimit = upstream.cvCpu() + CPU_MARGIN;
+    double podsLimit = resources.cvPods() + PODS_MARGIN;
+    StringBuilder out = new StringBuilder("""
+
+        %d nodes, seeds 1-%d, %d pods each; limits: CV CPU ≤ %.3f (image-locality + %.2f), CV pods ≤ %.3f (resources-only + %.2f)
+
+        | placement | MB pulled | × image-locality | CV CPU/node | CV pods/node | both balance limits | unschedulable |
+        |---|---:|---:|---:|---:|---|---:|
+        """.formatted(nodes, seeds, ChainExperiment.trace(1, nodes, pods, catalog).size(), cpuLimit, CPU_MARGIN,
+        podsLimit, PODS_MARGIN));
+    Mean bestBalanced = null;
+    for (Mean m : means) {
+      boolean balanced = m.cvCpu() <= cpuLimit && m.cvPods() <= podsLimit;
+      if (balanced && !Experiment.ALL_SCORERS.contains(m.placement()) && (bestBalanced == null || m.mb() < bestBalanced.mb())) {
+        bestBalanced = m;
+      }
+      out.append("| %s | %.1f | %.3f | %.3f | %.3f | %s | %.2f |%n".formatted(m.placement(), m.mb(), m.mb() / upstream.mb(),
+          m.cvCpu(), m.cvPods(), balanced ? "met" : "missed", m.unschedulable()));
+    }
+    double onceMb = eachOnce / MB / seeds;
+    double concurrencyMb = concurrency / MB / seeds;
+    out.append("| *lower bound: each layer pulled once* | %.1f | %.3f | | | | |%n".formatted(onceMb, onceMb / upstream.mb()));
+    out.append("| *lower bound: each layer on as many nodes as its concurrent pods need* | %.1f | %.3f | | | | |%n"
+        .formatted(concurrencyMb, concurrencyMb / upstream.mb()));
+    out.append(bestBalanced == null
+        ? "%nNo other placement meets both balance limits.%n".formatted()
+        : "%nFewest bytes within both balance limits, other than the scorers: %s, %.3f× image-locality (target %.2f×: %s).%n"
+            .formatted(bestBalanced.placement(), bestBalanced.mb() / upstream.mb(), BYTES_TARGET,
+                bestBalanced.mb() / upstream.mb() <= BYTES_TARGET ? "reached" : "not reached"));
+    return out.toString();
+  }
+}
