@@ -13,8 +13,9 @@ import java.util.List;
  * <p>{@link LayerIndex} interns the names of the nodes it indexes here first, so that a request's
  * names resolve to the very Strings the index keys on and its lookups match by identity.
  *
- * <p>Lookups read an array that is never changed once published; names not found are added in a
- * batch after the request is read (a copy of the table), so readers need no lock. The table is
+ * <p>Lookups take no lock: names not found are added after the request is read, into free slots
+ * or, when the table would pass half full, into a larger copy ({@link #addAll}). A reader that misses
+ * a name just added reads it as a new String, which the maps still find by equality. The table is
  * bounded: when node churn fills it, it starts over with the names of the current request.
  */
 final class NodeNameTable {
@@ -56,14 +57,22 @@ final class NodeNameTable {
     return name;
   }
 
-  /** Adds the names a request brought that {@link #find} did not know; duplicates are fine. */
+  /**
+   * Adds the names a request brought that {@link #find} did not know; duplicates are fine. Names go
+   * into free slots of the published table while it stays at most half full: a reader then sees a
+   * slot either still free or holding a whole String, and filling a free slot never cuts another
+   * name's probe run. Only growth copies, into a table twice as large, so interning a cluster's
+   * nodes one by one (as {@link LayerIndex} does while the informer syncs) costs no copy per name.
+   */
   synchronized void addAll(List<String> names) {
-    String[] old = slots;
-    boolean startOver = count + names.size() > MAX_NAMES;
-    int most = (startOver ? 0 : count) + names.size();
-    String[] table = new String[Math.max(16, Integer.highestOneBit(2 * most - 1) << 1)];
-    count = 0;
-    if (!startOver) {
+    String[] table = slots;
+    if (count + names.size() > MAX_NAMES) {
+      table = new String[capacity(names.size())];
+      count = 0;
+    } else if (2 * (count + names.size()) > table.length) {
+      String[] old = table;
+      table = new String[capacity(count + names.size())];
+      count = 0;
       for (String name : old) {
         if (name != null) {
           insert(table, name);
@@ -74,6 +83,11 @@ final class NodeNameTable {
       insert(table, name);
     }
     slots = table;
+  }
+
+  /** A power of two at least twice {@code names}, so the table stays at most half full. */
+  private static int capacity(int names) {
+    return Math.max(16, Integer.highestOneBit(2 * names - 1) << 1);
   }
 
   int size() {

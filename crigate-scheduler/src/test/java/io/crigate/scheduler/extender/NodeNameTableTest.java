@@ -59,4 +59,17 @@ class NodeNameTableTest {
     assertThat(find(table, "node-not-seen")).isSameAs(added);
     assertThat(table.size()).isEqualTo(11);
   }
+
+  @Test
+  void namesInternedOneByOneAreAllFoundThroughEveryGrowth() {
+    NodeNameTable table = new NodeNameTable();
+    for (int i = 0; i < names.size(); i++) {
+      assertThat(table.intern(names.get(i))).isSameAs(names.get(i));
+      assertThat(find(table, names.get(i / 2))).as("after %d names", i + 1).isSameAs(names.get(i / 2));
+    }
+    assertThat(table.size()).isEqualTo(names.size());
+    for (String name : names) {
+      assertThat(find(table, name)).as(name).isSameAs(name);
+    }
+  }
 }
