@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -24,6 +26,8 @@ final class LogPump implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(LogPump.class);
   private static final Duration TAIL_INTERVAL = Duration.ofMillis(200);
+  /** How long close() waits for a pump in the middle of a write or checkpoint to finish it. */
+  private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
 
   private final String containerId;
   private final CriLogWriter writer;
@@ -31,6 +35,9 @@ final class LogPump implements AutoCloseable {
   private final Consumer<Offsets> checkpoint;
   private final List<Source> sources;
   private volatile boolean closed;
+  /** Counted down by close(), so a pump waiting for more output stops at once instead of after its interval. */
+  private final CountDownLatch closing = new CountDownLatch(1);
+  private volatile Thread thread;
 
   private static final class Source {
     final String stream;
@@ -60,7 +67,7 @@ final class LogPump implements AutoCloseable {
   }
 
   void start() {
-    Thread.ofVirtual().name("slurm-log-" + containerId.substring(0, 12)).start(this::run);
+    thread = Thread.ofVirtual().name("slurm-log-" + containerId.substring(0, 12)).start(this::run);
   }
 
   void reopen() throws IOException {
@@ -86,7 +93,7 @@ final class LogPump implements AutoCloseable {
         if (progressed) {
           checkpoint.accept(new Offsets(sources.get(0).committed(), sources.get(1).committed(), false));
         }
-        Thread.sleep(TAIL_INTERVAL);
+        closing.await(TAIL_INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -134,8 +141,22 @@ final class LogPump implements AutoCloseable {
     return source.file.readFrom(source.offset);
   }
 
+  /**
+   * Stops following and waits for a write or checkpoint in progress: the backend closes its record
+   * store right after its pumps, and a checkpoint landing later would write into a closed store.
+   */
   @Override
   public void close() {
     closed = true;
+    closing.countDown();
+    if (thread != null && thread != Thread.currentThread()) {
+      try {
+        if (!thread.join(CLOSE_WAIT)) {
+          LOG.warn("log of container {} still being written {} after it was stopped", containerId, CLOSE_WAIT);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }
