@@ -207,7 +207,9 @@ class InterLinkSeedIT {
     await("busyecho Running").atMost(JOB_TIMEOUT).pollInterval(Duration.ofMillis(300)).until(() -> phase().equals("Running"));
     await().atMost(JOB_TIMEOUT).until(() -> logs("busyecho").contains("busyecho started"));
     long job = jobOfTheExample();
-    assertThat(sacctState(job)).isEqualTo("RUNNING");
+    // slurmdbd learns of the start after slurmctld does, so the accounting record may still say PENDING
+    await("job " + job + " RUNNING in sacct").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+        .until(() -> sacctState(job).equals("RUNNING"));
 
     client.pods().inNamespace(NAMESPACE).withName("testvk").delete();
 
