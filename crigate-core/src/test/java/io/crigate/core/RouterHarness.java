@@ -13,6 +13,7 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -101,6 +102,20 @@ final class RouterHarness implements AutoCloseable {
   RouterHarness restart(boolean reconcile) {
     close();
     return new RouterHarness(stateDir, alpha, beta, reconcile, nodeImages -> ImageObserver.NONE, plugins);
+  }
+
+  /**
+   * A second crigate on a copy of this one's state directory as a {@code kill -9} now would leave it
+   * (the database file and its WAL, what has been committed), on the same backends; this one runs on.
+   */
+  RouterHarness crashedCopy(Path copy, boolean reconcile) throws IOException {
+    Files.createDirectories(copy);
+    for (String file : List.of(GatewayState.FILE_NAME, GatewayState.FILE_NAME + "-wal")) {
+      if (Files.exists(stateDir.resolve(file))) {
+        Files.copy(stateDir.resolve(file), copy.resolve(file));
+      }
+    }
+    return new RouterHarness(copy, alpha, beta, reconcile, nodeImages -> ImageObserver.NONE, plugins);
   }
 
   String runPod(String name, String handler) {

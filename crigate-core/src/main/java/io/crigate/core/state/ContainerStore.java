@@ -7,7 +7,10 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 
-/** Which sandbox and backend own each container. Reads come from memory; writes reach disk before they return. */
+/**
+ * Which sandbox and backend own each container. Reads come from memory; a new record reaches disk
+ * before {@link #add} returns, a removal with the next transaction.
+ */
 public final class ContainerStore {
 
   private final Database database;
@@ -38,9 +41,14 @@ public final class ContainerStore {
     }
   }
 
-  /** Forgetting an unknown id is a no-op. */
+  /**
+   * Forgets the container: at once in memory, on disk with the next transaction (see
+   * {@link GatewayState}), so a removal costs no commit of its own. Takes no lock, so an event loop
+   * may call it. Forgetting an unknown id is a no-op.
+   */
   public void remove(String id) {
-    database.write(connection -> delete(connection, id), () -> index.containers.remove(id));
+    database.defer(connection -> delete(connection, id));
+    index.containers.remove(id);
   }
 
   public List<ContainerRecord> inSandbox(String sandboxId) {

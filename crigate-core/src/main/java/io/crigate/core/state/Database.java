@@ -6,8 +6,8 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 
@@ -17,9 +17,10 @@ import java.util.function.Supplier;
  * every statement. Each unit of work is one transaction, so a {@code kill -9} leaves either all of it
  * or none of it on disk.
  *
- * <p>Key/value changes made inside {@link #deferringChanges} are held back and committed at the
- * start of the next transaction, whichever thread runs it: a change still reaches disk before
- * anything written after it, only without a commit of its own.
+ * <p>Changes {@link #defer deferred} (ownership removals, and key/value changes made inside
+ * {@link #deferringChanges}) are held back and committed at the start of the next transaction,
+ * whichever thread runs it: a change still reaches disk before anything written after it, only
+ * without a commit (and its write to the WAL) of its own.
  */
 final class Database implements AutoCloseable {
 
@@ -34,8 +35,12 @@ final class Database implements AutoCloseable {
   private final Connection connection;
   private final Path file;
   private final LongConsumer writeNanos;
-  /** Changes held back by {@link #deferringChanges}, in the order they were made; guarded by this. */
-  private final List<Work<?>> deferred = new ArrayList<>();
+  /**
+   * Changes held back by {@link #defer}, in the order they were made. Any thread adds without a lock
+   * (an event loop drops a relayed removal's record here); only {@link #transaction}, under this
+   * object's lock, takes them off, and only once they are committed.
+   */
+  private final Queue<Work<?>> deferred = new ConcurrentLinkedQueue<>();
   private final ThreadLocal<Boolean> deferring = ThreadLocal.withInitial(() -> false);
 
   private Database(Connection connection, Path file, LongConsumer writeNanos) {
@@ -66,12 +71,16 @@ final class Database implements AutoCloseable {
     try {
       connection.setAutoCommit(false);
       try {
-        for (Work<?> change : deferred) {
+        int ran = 0;
+        for (Work<?> change : deferred) { // also one added meanwhile: the queue's iterator may see it
           change.run(connection);
+          ran++;
         }
         T result = work.run(connection);
         connection.commit();
-        deferred.clear();
+        for (; ran > 0; ran--) {
+          deferred.poll(); // the oldest first, as they ran: nobody else takes from the queue
+        }
         return result;
       } catch (SQLException | RuntimeException e) {
         connection.rollback();
@@ -91,12 +100,20 @@ final class Database implements AutoCloseable {
    */
   void change(Work<?> work) {
     if (deferring.get()) {
-      synchronized (this) {
-        deferred.add(work);
-      }
+      defer(work);
     } else {
       transaction(work);
     }
+  }
+
+  /**
+   * Holds {@code change} back for the start of the next transaction, in order, without taking the
+   * lock: a caller on an event loop never waits for a commit in progress. A {@code kill -9} before
+   * that transaction loses it, so defer only what the next start can tell again (a removal: the
+   * record of an object the backend no longer has is reconciled away).
+   */
+  void defer(Work<?> change) {
+    deferred.add(change);
   }
 
   /**

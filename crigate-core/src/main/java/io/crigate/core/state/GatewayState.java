@@ -22,6 +22,14 @@ import java.util.function.Supplier;
  * every change is a single transaction, so a {@code kill -9} at any moment leaves the file either
  * before or after the change. Ownership is also held in memory, loaded here on open, so routing a
  * call costs a hash lookup rather than a query.
+ *
+ * <p>A new sandbox or container record is committed before the call that made it returns: crigate
+ * must not forget what it created. A removal is not: it leaves memory at once and its delete waits
+ * for the next transaction, whoever runs it (normally the next pod's RunPodSandbox), so a pod's
+ * lifecycle costs two commits instead of four. A {@code kill -9} in between leaves the record of an
+ * object the backend no longer has, which the reconcile at start forgets (the backend does not
+ * report it); until then, or when that backend cannot be listed, a call on it gets the backend's
+ * NOT_FOUND, and a removal of it drops the record again.
  */
 public final class GatewayState implements AutoCloseable {
 

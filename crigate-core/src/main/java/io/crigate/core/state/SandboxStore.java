@@ -8,7 +8,10 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** Which backend owns each pod sandbox. Reads come from memory; writes reach disk before they return. */
+/**
+ * Which backend owns each pod sandbox. Reads come from memory; a new record reaches disk before
+ * {@link #add} returns, a removal with the next transaction.
+ */
 public final class SandboxStore {
 
   private final Database database;
@@ -39,9 +42,14 @@ public final class SandboxStore {
     }
   }
 
-  /** Forgets the sandbox and every container in it, in one transaction. Forgetting an unknown id is a no-op. */
+  /**
+   * Forgets the sandbox and every container in it: at once in memory, on disk with the next
+   * transaction (one delete for both; see {@link GatewayState}), so a removal costs no commit of its
+   * own. Takes no lock, so an event loop may call it. Forgetting an unknown id is a no-op.
+   */
   public void remove(String id) {
-    database.write(connection -> delete(connection, id), () -> index.forgetSandbox(id));
+    database.defer(connection -> delete(connection, id));
+    index.forgetSandbox(id);
   }
 
   public List<SandboxRecord> all() {
