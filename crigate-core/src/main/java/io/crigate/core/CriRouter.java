@@ -88,8 +88,8 @@ final class CriRouter implements AutoCloseable {
     ImageServiceAdapter images = new ImageServiceAdapter(new ObservedImages(imageRouting, imageObserver));
     return new CriRouter(new Reconciler(routes, state, fanOut), List.of(runtime, images), imageObserver, adjustments,
         new Evictions(owners, containers), () -> health.startProbes(routes.all(), calls, timers),
-        (eventLoops, dumped, observer) -> RelayRoutes.of(routes, state, health, eventLoops, dumped, adjustments::follows,
-            observer),
+        (eventLoops, dumped, observer) -> RelayRoutes.of(routes, state, health, eventLoops, dumped,
+            new RelayRoutes.Followed(adjustments::follows, adjustments::followsSandbox), observer),
         List.of(health, calls));
   }
 

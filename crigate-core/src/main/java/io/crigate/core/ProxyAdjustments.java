@@ -190,6 +190,14 @@ final class ProxyAdjustments {
     return !chain.isEmpty() && containers.containsKey(containerId);
   }
 
+  /**
+   * Whether a plugin sees this sandbox's events (its stop and removal), so they need the call layer;
+   * when none does, removing it is only a forward and dropping its record.
+   */
+  boolean followsSandbox(String sandboxId) {
+    return !chain.isEmpty() && sandboxes.containsKey(sandboxId);
+  }
+
   void containerStarting(String id) {
     context(id).ifPresent(c -> {
       PluginResult result = chain.startContainer(c.pod(), c.container());

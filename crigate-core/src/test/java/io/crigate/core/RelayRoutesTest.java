@@ -86,6 +86,8 @@ class RelayRoutesTest {
   private final List<AutoCloseable> servers = new ArrayList<>();
   private final Map<String, InMemoryBackend> memories = new ConcurrentHashMap<>();
   private final EventLoopGroup runtimeLoops = EventLoops.epoll(1, "served-runtimes");
+  /** Whether the served runtimes fail RemoveContainer (INTERNAL), as a runtime in trouble would. */
+  private volatile boolean failRemovals;
 
   @AfterEach
   void stopServers() throws Exception {
@@ -111,7 +113,7 @@ class RelayRoutesTest {
       assertThat(kubelet.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(container).build())
           .getStatus().getMetadata().getName()).isEqualTo("app");
       assertThat(seen).containsExactly("gpu PodSandboxStatus " + RELAYED, "gpu ContainerStatus " + RELAYED);
-      // the relay reports a call's end just after passing its trailers on
+      // the relay reports a call's end as it passes the trailers on
       await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
           assertThat(observed).containsExactly("PodSandboxStatus OK", "ContainerStatus OK"));
 
@@ -163,7 +165,7 @@ class RelayRoutesTest {
   }
 
   @Test
-  void dumpedMethodsAndCallsThatRecordKeepTheCallLayerWhileStartAndStopAreRelayed() throws Exception {
+  void dumpedMethodsAndCallsThatRecordKeepTheCallLayerWhileStartStopAndRemoveAreRelayed() throws Exception {
     try (Node node = nodeWithOnePod(ONE_BACKEND, "full:ContainerStatus", "")) {
       RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
       String pod = node.pod();
@@ -177,11 +179,10 @@ class RelayRoutesTest {
       kubelet.stopContainer(StopContainerRequest.newBuilder().setContainerId(container).build());
       kubelet.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(container).build());
 
-      // RemoveContainer drops the record, so it takes the call layer (which reaches this runtime's blocking form, unnoted)
       assertThat(seen).containsExactly("default ContainerStatus " + CALL_LAYER, "default PodSandboxStatus " + RELAYED,
-          "default StartContainer " + RELAYED, "default StopContainer " + RELAYED);
+          "default StartContainer " + RELAYED, "default StopContainer " + RELAYED, "default RemoveContainer " + RELAYED);
       assertThat(memories.get("default").listContainers(ListContainersRequest.getDefaultInstance()).getContainersList()).isEmpty();
-      // a start of a container crigate no longer has a record of: the call layer looks for its owner, as before
+      // the relayed removal dropped the record: a start of the container takes the call layer, which looks for its owner
       seen.clear();
       assertThatThrownBy(() -> kubelet.startContainer(StartContainerRequest.newBuilder().setContainerId(container).build()))
           .isInstanceOfSatisfying(StatusRuntimeException.class,
@@ -192,7 +193,7 @@ class RelayRoutesTest {
   }
 
   @Test
-  void startAndStopOfAContainerAPluginFollowsKeepTheCallLayer() throws Exception {
+  void startStopAndRemovalOfObjectsAPluginFollowsKeepTheCallLayer() throws Exception {
     Listening listening = new Listening(new CopyOnWriteArrayList<>());
     try (Node node = nodeWithOnePod(ONE_BACKEND, "off:.*", "", environment -> List.of(listening))) {
       RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
@@ -200,10 +201,100 @@ class RelayRoutesTest {
 
       kubelet.startContainer(StartContainerRequest.newBuilder().setContainerId(container).build());
       kubelet.stopContainer(StopContainerRequest.newBuilder().setContainerId(container).build());
+      kubelet.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(container).build());
+      kubelet.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(node.pod()).build());
 
+      // the call layer reaches this runtime's blocking form for the removals, which is not noted
       assertThat(seen).containsExactly("default StartContainer " + CALL_LAYER, "default StopContainer " + CALL_LAYER);
-      assertThat(listening.heard()).containsExactly("start " + container, "stop " + container);
+      assertThat(listening.heard()).containsExactly("start " + container, "stop " + container, "remove " + container,
+          "remove pod " + node.pod());
     }
+  }
+
+  /**
+   * A removal that no plugin follows is only a forward and a dropped record, so it is relayed; the
+   * record is gone by the time the answer arrives, and the kubelet may create again at once.
+   */
+  @Test
+  void removalsNoPluginFollowsAreRelayedAndDropTheRecordBeforeTheAnswer() throws Exception {
+    try (Node node = nodeWithOnePod(ONE_BACKEND, "off:.*", "")) {
+      RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
+      String pod = node.pod();
+      String container = node.container();
+
+      kubelet.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(container).build());
+      assertThat(seen).containsExactly("default RemoveContainer " + RELAYED);
+      assertNotRecorded(kubelet, container, "container");
+      await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> assertThat(observed).contains("RemoveContainer OK"));
+
+      // created again right after, in the same pod: recorded and relayed as before
+      String again = createContainer(kubelet, pod);
+      seen.clear();
+      kubelet.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(again).build());
+      assertThat(seen).containsExactly("default ContainerStatus " + RELAYED);
+
+      kubelet.stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(pod).build());
+      seen.clear();
+      kubelet.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod).build());
+      assertThat(seen).containsExactly("default RemovePodSandbox " + RELAYED);
+      assertNotRecorded(kubelet, again, "container");
+      assertNotRecorded(kubelet, pod, "sandbox");
+
+      String next = runPod(kubelet, "web", "");
+      seen.clear();
+      kubelet.podSandboxStatus(PodSandboxStatusRequest.newBuilder().setPodSandboxId(next).build());
+      assertThat(seen).containsExactly("default PodSandboxStatus " + RELAYED);
+    }
+  }
+
+  /**
+   * The runtime's NOT_FOUND means it has nothing left to own: the record goes too, and the answer
+   * passes as the runtime gave it. Any other error keeps the record, so the kubelet's retry is relayed.
+   */
+  @Test
+  void aRelayedRemovalDropsTheRecordOnNotFoundButKeepsItOnOtherErrors() throws Exception {
+    try (Node node = nodeWithOnePod(ONE_BACKEND, "off:.*", "")) {
+      RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet = node.kubelet();
+      String container = node.container();
+
+      failRemovals = true;
+      assertThatThrownBy(() -> kubelet.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(container).build()))
+          .isInstanceOfSatisfying(StatusRuntimeException.class,
+              e -> assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INTERNAL));
+      failRemovals = false;
+      seen.clear();
+      kubelet.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(container).build());
+      assertThat(seen).as("still recorded").containsExactly("default ContainerStatus " + RELAYED);
+
+      memories.get("default").removeContainer(RemoveContainerRequest.newBuilder().setContainerId(container).build());
+      seen.clear();
+      assertThatThrownBy(() -> kubelet.removeContainer(RemoveContainerRequest.newBuilder().setContainerId(container).build()))
+          .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+            assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+            assertThat(e.getStatus().getDescription()).isEqualTo("container %s on default".formatted(container));
+          });
+      assertThat(seen).containsExactly("default RemoveContainer " + RELAYED);
+      assertNotRecorded(kubelet, container, "container");
+    }
+  }
+
+  /**
+   * Asks for {@code id}'s status: without a record the call layer asks every backend (their blocking
+   * form, not noted) and answers NOT_FOUND itself; a record left would have relayed the call.
+   */
+  private void assertNotRecorded(RuntimeServiceGrpc.RuntimeServiceBlockingStub kubelet, String id, String kind) {
+    seen.clear();
+    assertThatThrownBy(() -> {
+      if (kind.equals("container")) {
+        kubelet.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(id).build());
+      } else {
+        kubelet.podSandboxStatus(PodSandboxStatusRequest.newBuilder().setPodSandboxId(id).build());
+      }
+    }).isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
+      assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+      assertThat(e.getStatus().getDescription()).as("crigate's own answer").isEqualTo(kind + " " + id);
+    });
+    assertThat(seen).as("no record of %s %s", kind, id).isEmpty();
   }
 
   /** A plugin that follows every container and notes the starts and stops it hears of. */
@@ -216,6 +307,17 @@ class RelayRoutesTest {
     @Override
     public PluginResult stopContainer(PodContext pod, ContainerContext container) {
       return note("stop", container);
+    }
+
+    @Override
+    public PluginResult removeContainer(PodContext pod, ContainerContext container) {
+      return note("remove", container);
+    }
+
+    @Override
+    public PluginResult removePodSandbox(PodContext pod) {
+      heard.add("remove pod " + pod.id());
+      return PluginResult.NONE;
     }
 
     @Override
@@ -286,7 +388,7 @@ class RelayRoutesTest {
           .channelType(EpollServerDomainSocketChannel.class)
           .bossEventLoopGroup(runtimeLoops)
           .workerEventLoopGroup(runtimeLoops)
-          .addService(ServerInterceptors.intercept(new ServedRuntime(memory), GrpcErrors.interceptor(), noting(name)))
+          .addService(ServerInterceptors.intercept(new ServedRuntime(name, memory), GrpcErrors.interceptor(), noting(name)))
           .build().start();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -373,10 +475,12 @@ class RelayRoutesTest {
   }
 
   /** The runtime calls crigate makes or relays, answered by the in-memory runtime. */
-  private static final class ServedRuntime extends RuntimeServiceGrpc.RuntimeServiceImplBase {
+  private final class ServedRuntime extends RuntimeServiceGrpc.RuntimeServiceImplBase {
+    private final String name;
     private final InMemoryBackend memory;
 
-    ServedRuntime(InMemoryBackend memory) {
+    ServedRuntime(String name, InMemoryBackend memory) {
+      this.name = name;
       this.memory = memory;
     }
 
@@ -405,9 +509,30 @@ class RelayRoutesTest {
       Replies.unary(reply, memory.stopContainer(request));
     }
 
+    /** Unlike containerd and CRI-O, NOT_FOUND for an id it does not have, so that answer is tested too. */
     @Override
     public void removeContainer(RemoveContainerRequest request, StreamObserver<RemoveContainerResponse> reply) {
+      if (failRemovals) {
+        reply.onError(Status.INTERNAL.withDescription("removal failed").asRuntimeException());
+        return;
+      }
+      if (memory.listContainers(ListContainersRequest.getDefaultInstance()).getContainersList().stream()
+          .noneMatch(container -> container.getId().equals(request.getContainerId()))) {
+        reply.onError(Status.NOT_FOUND.withDescription("container %s on %s".formatted(request.getContainerId(), name))
+            .asRuntimeException());
+        return;
+      }
       Replies.unary(reply, memory.removeContainer(request));
+    }
+
+    @Override
+    public void stopPodSandbox(StopPodSandboxRequest request, StreamObserver<StopPodSandboxResponse> reply) {
+      Replies.unary(reply, memory.stopPodSandbox(request));
+    }
+
+    @Override
+    public void removePodSandbox(RemovePodSandboxRequest request, StreamObserver<RemovePodSandboxResponse> reply) {
+      Replies.unary(reply, memory.removePodSandbox(request));
     }
 
     @Override

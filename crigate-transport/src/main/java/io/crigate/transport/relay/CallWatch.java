@@ -39,6 +39,13 @@ public interface CallWatch {
   /** The upstream's connection failed or was lost mid-call: returns the UNAVAILABLE description. */
   String lost(String why);
 
-  /** The call ended with {@code grpcStatus} after {@code nanos}; not called when the caller cancelled. */
+  /**
+   * The call ended with {@code grpcStatus} after {@code nanos}; not called when the caller cancelled.
+   *
+   * <p>Runs before the call's last frame (trailers, or the relay's own ending) is passed to the
+   * caller, on the caller's event loop: what it changes is in place by the time the caller learns
+   * the call ended, so a caller that acts on the answer at once (lists after a relayed removal, or
+   * creates again) sees it. It must therefore be quick and must not block.
+   */
   void ended(int grpcStatus, long nanos);
 }

@@ -255,11 +255,11 @@ final class RelayedCall {
     if (upstream != null) {
       upstream.cancel(upstreamStream);
     }
+    watch.ended(status, System.nanoTime() - startNanos); // before the caller hears of the end (CallWatch#ended)
     caller.end(callerStream, responseStarted, status, description);
-    watch.ended(status, System.nanoTime() - startNanos);
   }
 
-  /** The upstream ended the call; its last frame is written next. */
+  /** The upstream ended the call; its last frame is written next, after {@link CallWatch#ended}. */
   private void finish(int status) {
     ended = true;
     cancelTimer();
