@@ -23,7 +23,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The routed reads crigate relays below its gRPC call layer, against real containerd: what the
  * kubelet gets is containerd's own answer or error, an id crigate does not know still takes the
  * call layer's path, the kubelet's own deadline ends a call to a frozen runtime without marking it
- * unhealthy, and the call metrics count relayed calls by method and code.
+ * unhealthy, and the call metrics count relayed calls by method and code. Relayed removals drop
+ * crigate's record before the kubelet has the answer, so it can create again at once.
  */
 class RelayIT {
 
@@ -87,6 +88,60 @@ class RelayIT {
         .containsPattern("crigate_cri_request_duration_seconds_count\\{method=\"ContainerStatus\"} 3\n")
         .containsPattern("crigate_cri_request_duration_seconds_count\\{method=\"PodSandboxStatus\"} 1\n")
         .contains("crigate_backend_request_duration_seconds_count{backend=\"default\",method=\"ContainerStatus\"}");
+  }
+
+  /**
+   * RemoveContainer and RemovePodSandbox take the relay here (no plugin follows the pod): the record
+   * must be gone when the answer arrives, whether containerd removed the object or no longer had it,
+   * and the same pod and container, by name, can be created again right after.
+   */
+  @Test
+  void relayedRemovalsDropTheRecordBeforeTheAnswerAndTheSamePodCanBeCreatedAgainAtOnce() throws Exception {
+    CriConnection cri = crigate.cri();
+    PodSandboxConfig pod = hostNetworkPod("removed", crigate.workDir().resolve("pods"));
+    ContainerConfig sleeper = shellContainer("sleeper", infra.baseImage(), "sleep 600");
+    cri.images().pullImage(pull(infra.baseImage(), pod, ""));
+    String podId = cri.runtime().runPodSandbox(runPod(pod, "")).getPodSandboxId();
+    try (CriConnection containerd = CriConnection.open(infra.containerdA())) {
+      String containerId = cri.runtime().createContainer(create(podId, sleeper, pod)).getContainerId();
+      cri.runtime().removeContainer(RemoveContainerRequest.newBuilder().setContainerId(containerId).build());
+      assertNoRecord(cri, containerId);
+      // the same name again: containerd frees a container's name only when it is removed
+      String again = cri.runtime().createContainer(create(podId, sleeper, pod)).getContainerId();
+      assertThat(cri.runtime().containerStatus(ContainerStatusRequest.newBuilder().setContainerId(again).build())
+          .getStatus().getId()).isEqualTo(again);
+
+      // removed behind crigate's back: containerd answers a removal of what it no longer has (OK, as
+      // RemoveContainer is idempotent), the record goes all the same
+      RemoveContainerRequest removeAgain = RemoveContainerRequest.newBuilder().setContainerId(again).build();
+      containerd.runtime().removeContainer(removeAgain);
+      assertThat(cri.runtime().removeContainer(removeAgain)).isEqualTo(containerd.runtime().removeContainer(removeAgain));
+      assertNoRecord(cri, again);
+
+      String removed = podId;
+      cri.removePod(removed);
+      StatusRuntimeException gone = catchStatus(() ->
+          cri.runtime().podSandboxStatus(PodSandboxStatusRequest.newBuilder().setPodSandboxId(removed).build()));
+      assertThat(gone.getStatus().getDescription()).as("crigate's own answer: no record left").isEqualTo("sandbox " + removed);
+      // the same pod (name, namespace, uid, attempt) again: containerd frees the name only when it is removed
+      podId = cri.runtime().runPodSandbox(runPod(pod, "")).getPodSandboxId();
+      String third = cri.runtime().createContainer(create(podId, sleeper, pod)).getContainerId();
+      assertThat(cri.runtime().containerStatus(ContainerStatusRequest.newBuilder().setContainerId(third).build())
+          .getStatus().getId()).isEqualTo(third);
+    } finally {
+      cri.removePod(podId);
+    }
+  }
+
+  /**
+   * Without a record crigate asks every backend and answers NOT_FOUND in its own words; a record left
+   * behind would have relayed the call and passed containerd's words on.
+   */
+  private static void assertNoRecord(CriConnection cri, String containerId) {
+    StatusRuntimeException gone = catchStatus(() ->
+        cri.runtime().containerStatus(ContainerStatusRequest.newBuilder().setContainerId(containerId).build()));
+    assertThat(gone.getStatus().getCode()).isEqualTo(Status.Code.NOT_FOUND);
+    assertThat(gone.getStatus().getDescription()).as("crigate's own answer: no record left").isEqualTo("container " + containerId);
   }
 
   @Test
