@@ -3,6 +3,8 @@
 # Usage: bash scripts/bench-proxy.sh [harness options, e.g. --pods 50 --iterations 5000]
 # Brings up the local infra (registry, images, containerd) if needed and prints a markdown report (also written to $CRIGATE_BENCH_REPORT if set).
 # Every call is also made through a socat byte relay (the floor of any hop), so socat must be installed (scripts/infra/install-deps.sh).
+# The lifecycle rounds report crigate's CPU per lifecycle, whole and by thread group (event loop, virtual-thread carriers
+# with SQLite, JIT, GC/VM, other), from the kernel's per-thread accounting (/proc/<pid>/task/*/schedstat).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"

@@ -190,12 +190,13 @@ final class BenchmarkReport {
       }
       md.append("\n");
     }
-    if (!rounds.meters().isEmpty()) {
-      md.append("\n| CPU per lifecycle, median ms |");
+    List<String> rows = rounds.rows();
+    if (!rows.isEmpty()) {
+      md.append("\n| CPU per lifecycle, median ms (a thread group's median, so the groups need not add up to the process's) |");
       sides.forEach(side -> md.append(" during %s lifecycles |".formatted(side.name())));
       md.append("\n|---|").append("---:|".repeat(sides.size())).append("\n");
-      for (int m = 0; m < rounds.meters().size(); m++) {
-        md.append("| %s |".formatted(rounds.meters().get(m).name()));
+      for (int m = 0; m < rows.size(); m++) {
+        md.append("| %s |".formatted(rows.get(m)));
         for (LifecycleRounds.Timings side : sides) {
           md.append(" %.2f |".formatted(side.cpu().get(m).medianMillis()));
         }

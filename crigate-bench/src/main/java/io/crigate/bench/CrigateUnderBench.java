@@ -106,6 +106,11 @@ final class CrigateUnderBench implements AutoCloseable {
   }
 
   /** CPU time the crigate JVM has used, all its threads (JIT and GC included). */
+  /** CPU per {@link ProcessCpu.JvmThreads} group, in its order. */
+  long[] cpuNanosByThreadGroup() throws IOException {
+    return ProcessCpu.nanosByThreadGroup(process.pid());
+  }
+
   long cpuNanos() throws IOException {
     return ProcessCpu.nanos(process.pid());
   }

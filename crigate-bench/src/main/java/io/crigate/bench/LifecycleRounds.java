@@ -15,10 +15,24 @@ final class LifecycleRounds {
   /** A side of the rounds: its name in the report and its pods. */
   record Side(String name, PodFleet fleet) {}
 
-  /** A process whose CPU time is read around every lifecycle. */
-  record Meter(String name, PairedLatency.CpuClock clock) {}
+  /**
+   * A process, or parts of one, whose CPU time is read around every lifecycle: one reading gives a
+   * value per row ({@code rows}, the names in the report).
+   */
+  record Meter(List<String> rows, Reading reading) {
+    /** A meter of one row. */
+    Meter(String name, PairedLatency.CpuClock clock) {
+      this(List.of(name), () -> new long[] {clock.cpuNanos()});
+    }
+  }
 
-  /** What one side measured; {@code cpu} is per meter, in the order the meters were given. */
+  /** One reading of a {@link Meter}: CPU nanoseconds per row. */
+  @FunctionalInterface
+  interface Reading {
+    long[] cpuNanos() throws Exception;
+  }
+
+  /** What one side measured; {@code cpu} is per meter row, in the order the meters (and their rows) were given. */
   record Timings(String name, Samples total, List<Samples> steps, List<Samples> cpu) {
     Samples step(PodFleet.Step step) {
       return steps.get(step.ordinal());
@@ -33,6 +47,11 @@ final class LifecycleRounds {
   record Result(List<Timings> sides, List<Meter> meters, int[] firstSide) {
     Timings side(int index) {
       return sides.get(index);
+    }
+
+    /** Every meter's rows, in order: the names of each side's {@code cpu}. */
+    List<String> rows() {
+      return meters.stream().flatMap(meter -> meter.rows().stream()).toList();
     }
 
     /**
@@ -70,23 +89,27 @@ final class LifecycleRounds {
         steps.add(new Samples());
       }
       timings.add(new Timings(side.name(), new Samples(), List.copyOf(steps),
-          meters.stream().map(meter -> new Samples()).toList()));
+          meters.stream().flatMap(meter -> meter.rows().stream()).map(row -> new Samples()).toList()));
     }
     int[] firstSide = new int[rounds];
-    long[] before = new long[meters.size()];
+    long[][] before = new long[meters.size()][];
     for (int round = 0; round < rounds; round++) {
       firstSide[round] = round % sides.size();
       for (int k = 0; k < sides.size(); k++) {
         int index = (round + k) % sides.size();
         Timings side = timings.get(index);
         for (int m = 0; m < meters.size(); m++) {
-          before[m] = meters.get(m).clock().cpuNanos();
+          before[m] = meters.get(m).reading().cpuNanos();
         }
         long start = System.nanoTime();
         long[] steps = sides.get(index).fleet().timedLifecycle();
         side.total().add(System.nanoTime() - start);
+        int row = 0;
         for (int m = 0; m < meters.size(); m++) {
-          side.cpu().get(m).add(meters.get(m).clock().cpuNanos() - before[m]);
+          long[] after = meters.get(m).reading().cpuNanos();
+          for (int r = 0; r < after.length; r++) {
+            side.cpu().get(row++).add(after[r] - before[m][r]);
+          }
         }
         for (PodFleet.Step step : PodFleet.Step.values()) {
           side.step(step).add(steps[step.ordinal()]);

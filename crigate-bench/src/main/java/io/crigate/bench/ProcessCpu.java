@@ -34,4 +34,52 @@ final class ProcessCpu {
     }
     return total;
   }
+
+  /**
+   * What a JVM's threads do, told by their names ({@code comm}, cut to 15 characters): each group's
+   * CPU is read in one pass over the threads, so the groups of one reading add up to the process.
+   */
+  enum JvmThreads {
+    EVENT_LOOP("event loop", "crigate-io-"),
+    /** Virtual threads run on these: blocking handlers, and SQLite, which they call through JNI. */
+    CARRIERS("virtual-thread carriers (blocking calls, SQLite)", "ForkJoinPool-", "VirtualThread-"),
+    JIT("JIT compilers", "C1 CompilerThre", "C2 CompilerThre"),
+    GC_AND_VM("GC and VM (SerialGC collects on the VM thread)", "VM Thread", "GC Thread", "G1 ", "VM Periodic"),
+    OTHER("other threads");
+
+    final String label;
+    private final String[] prefixes;
+
+    JvmThreads(String label, String... prefixes) {
+      this.label = label;
+      this.prefixes = prefixes;
+    }
+
+    static JvmThreads of(String comm) {
+      for (JvmThreads group : values()) {
+        for (String prefix : group.prefixes) {
+          if (comm.startsWith(prefix)) {
+            return group;
+          }
+        }
+      }
+      return OTHER;
+    }
+  }
+
+  /** CPU time of {@code pid}'s threads per {@link JvmThreads} group, indexed by its ordinal. */
+  static long[] nanosByThreadGroup(long pid) throws IOException {
+    long[] total = new long[JvmThreads.values().length];
+    try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : tasks.toList()) {
+        try {
+          JvmThreads group = JvmThreads.of(Files.readString(task.resolve("comm")).strip());
+          total[group.ordinal()] += Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split(" ")[0]);
+        } catch (IOException exited) {
+          // as above
+        }
+      }
+    }
+    return total;
+  }
 }

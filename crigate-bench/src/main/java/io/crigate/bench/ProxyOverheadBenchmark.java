@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -235,16 +236,24 @@ public final class ProxyOverheadBenchmark implements Callable<Integer> {
       CrigateUnderBench baseline, PodFleet baselineFleet) throws Exception {
     List<LifecycleRounds.Side> sides = new ArrayList<>(List.of(
         new LifecycleRounds.Side("direct", direct), new LifecycleRounds.Side(BenchmarkReport.CRIGATE, via)));
-    List<LifecycleRounds.Meter> meters = new ArrayList<>(List.of(new LifecycleRounds.Meter("crigate process", crigate::cpuNanos)));
+    List<LifecycleRounds.Meter> meters = new ArrayList<>(List.of(new LifecycleRounds.Meter("crigate process", crigate::cpuNanos),
+        threadGroups("crigate", crigate)));
     if (baseline != null) {
       sides.add(new LifecycleRounds.Side(BenchmarkReport.BASELINE, baselineFleet));
       meters.add(new LifecycleRounds.Meter("baseline process", baseline::cpuNanos));
+      meters.add(threadGroups("baseline", baseline));
     }
     if (runtimePid != null) {
       meters.add(new LifecycleRounds.Meter("runtime (pid %d, without its shims)".formatted(runtimePid),
           () -> ProcessCpu.nanos(runtimePid)));
     }
     return new BenchmarkReport.Lifecycle(LifecycleRounds.run(sides, meters, LIFECYCLE_WARMUP, lifecycles));
+  }
+
+  /** Where a crigate process's CPU goes, by what its threads do: one row per {@link ProcessCpu.JvmThreads} group. */
+  private static LifecycleRounds.Meter threadGroups(String process, CrigateUnderBench side) {
+    return new LifecycleRounds.Meter(Arrays.stream(ProcessCpu.JvmThreads.values())
+        .map(group -> "%s: %s".formatted(process, group.label)).toList(), side::cpuNanosByThreadGroup);
   }
 
 }
