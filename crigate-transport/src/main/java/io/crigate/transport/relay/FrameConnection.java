@@ -144,14 +144,14 @@ abstract class FrameConnection extends ChannelDuplexHandler implements FrameCode
 
   // ---- Netty
 
+  /**
+   * The connection's opening (preface, settings, the connection window) goes first into the
+   * write buffer, so it precedes whatever a call writes as soon as the socket connects.
+   */
   @Override
   public void handlerAdded(ChannelHandlerContext ctx) {
     this.ctx = ctx;
-  }
-
-  @Override
-  public void channelActive(ChannelHandlerContext ctx) throws Exception {
-    ByteBuf start = ctx.alloc().buffer(64);
+    ByteBuf start = out(64);
     if (!server) {
       FrameCodec.writePreface(start);
     }
@@ -159,7 +159,11 @@ abstract class FrameConnection extends ChannelDuplexHandler implements FrameCode
     // the connection's own window starts at 65,535 whatever the settings say
     FrameCodec.writeWindowUpdate(start, 0, RelaySettings.INITIAL_WINDOW_BYTES - FrameCodec.DEFAULT_WINDOW_BYTES);
     connectionWindow = RelaySettings.INITIAL_WINDOW_BYTES;
-    ctx.writeAndFlush(start, ctx.voidPromise());
+  }
+
+  @Override
+  public void channelActive(ChannelHandlerContext ctx) throws Exception {
+    flushNow();
     super.channelActive(ctx);
   }
 
