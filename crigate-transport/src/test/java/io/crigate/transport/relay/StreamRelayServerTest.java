@@ -236,6 +236,18 @@ class StreamRelayServerTest {
   }
 
   @Test
+  void theWatchHearsOfTheEndBeforeTheCallerSeesIt() throws Exception {
+    watch.endDelayMillis = 200; // a watch slower than any client: its record must still come first
+
+    assertThat(ClientCalls.blockingUnaryCall(client.channel(), ECHO, CallOptions.DEFAULT, new byte[] {1})).hasSize(1);
+    assertThat(watch.ended).as("the upstream's ending").containsExactly(0);
+
+    assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(client.channel(), LARGE, CallOptions.DEFAULT, new byte[] {1}))
+        .isInstanceOf(StatusRuntimeException.class);
+    assertThat(watch.ended).as("the relay's own ending").containsExactly(0, Status.Code.RESOURCE_EXHAUSTED.value());
+  }
+
+  @Test
   void aHeaderListOverTheAnnouncedLimitResetsOnlyItsStream() throws Exception {
     try (RawHttp2Client raw = new RawHttp2Client(dir.resolve("relay.sock"), 1 << 20)) {
       // x-small enters both HPACK tables with the refused block; the next request refers to it by index
@@ -319,6 +331,7 @@ class StreamRelayServerTest {
   /** Records what the relay reports. */
   static final class Watch implements CallWatch {
     volatile long timeoutNanos;
+    volatile long endDelayMillis;
     final AtomicInteger timeouts = new AtomicInteger();
     final List<Integer> ended = new CopyOnWriteArrayList<>();
 
@@ -340,6 +353,13 @@ class StreamRelayServerTest {
 
     @Override
     public void ended(int grpcStatus, long nanos) {
+      if (endDelayMillis > 0) {
+        try {
+          Thread.sleep(endDelayMillis);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       ended.add(grpcStatus);
     }
 
