@@ -39,6 +39,10 @@ public interface CallWatch {
   /** The upstream's connection failed or was lost mid-call: returns the UNAVAILABLE description. */
   String lost(String why);
 
-  /** The call ended with {@code grpcStatus} after {@code nanos}; not called when the caller cancelled. */
+  /**
+   * The call ended with {@code grpcStatus} after {@code nanos}; not called when the caller cancelled.
+   * Runs before the call's last frame is passed to the caller, so whatever it records is in place
+   * by the time the caller can see the answer.
+   */
   void ended(int grpcStatus, long nanos);
 }
