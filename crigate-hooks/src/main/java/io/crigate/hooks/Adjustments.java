@@ -1,10 +1,13 @@
 package io.crigate.hooks;
 
 import io.crigate.spi.adjust.Adjustment;
+import io.crigate.spi.adjust.Mount;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Koordinator's composition inside the hook engine: hooks write into one response in order, so a
- * later hook's value replaces an earlier one's (CPUSetAllocator lifts the quota BatchResource set).
+ * later hook's value (or mount at the same container path) replaces an earlier one's (CPUSetAllocator lifts the quota BatchResource set).
  * Between the engine and other plugins the adjustment engine's stricter conflict rule applies.
  */
 final class Adjustments {
@@ -24,6 +27,10 @@ final class Adjustments {
     later.env().forEach(b::env);
     earlier.annotations().forEach(b::annotation);
     later.annotations().forEach(b::annotation);
+    Map<String, Mount> mounts = new LinkedHashMap<>();
+    earlier.mounts().forEach(m -> mounts.put(m.containerPath(), m));
+    later.mounts().forEach(m -> mounts.put(m.containerPath(), m));
+    mounts.values().forEach(b::mount);
     return b.build();
   }
 }

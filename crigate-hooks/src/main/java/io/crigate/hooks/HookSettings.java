@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -24,10 +25,11 @@ import java.util.function.Function;
  *   QoSClass:        {order: 100, failurePolicy: fail-open, classes: {BE: {cpuShares: 2, oomScoreAdj: 1000}}}
  *   BatchResource:   {order: 200, failurePolicy: fail-open, cfsQuota: true}
  *   CPUSetAllocator: {order: 300, failurePolicy: fail-closed}
- *   GPUEnvInject:    {order: 400, failurePolicy: fail-closed}
+ *   GPUEnvInject:    {order: 400, failurePolicy: fail-closed, hamiCoreLibraryPath: /usr/local/vgpu/libvgpu.so}
  * </pre>
  *
- * Every built-in hook is on unless its section says {@code enabled: false}.
+ * Every built-in hook is on unless its section says {@code enabled: false}. A key a hook's section
+ * does not know is refused, naming it and the section.
  *
  * @param mode where the hooks run
  * @param chain the hooks, ordered
@@ -42,18 +44,24 @@ public record HookSettings(HookMode mode, HookChain chain, Duration resync) {
 
   private static final Set<String> SETTINGS = Set.of("mode", "resync", CONFIG_FILE);
 
-  private record BuiltIn(int order, FailurePolicy failurePolicy, Function<JsonNode, Hook> factory) {}
+  /** The keys every hook's section may have. */
+  private static final Set<String> HOOK_KEYS = Set.of("enabled", "order", "failurePolicy");
+
+  /** @param keys the keys of its own its section may have, besides {@link #HOOK_KEYS} */
+  private record BuiltIn(int order, FailurePolicy failurePolicy, Set<String> keys, Function<JsonNode, Hook> factory) {}
 
   /** Name → default place, default policy, factory: one explicit map, no scanning (STYLE §2). */
   private static final Map<String, BuiltIn> BUILT_INS = builtIns();
 
   private static Map<String, BuiltIn> builtIns() {
     Map<String, BuiltIn> m = new LinkedHashMap<>();
-    m.put(QosClassHook.NAME, new BuiltIn(100, FailurePolicy.FAIL_OPEN, QosClassHook::fromSettings));
-    m.put(BatchResourceHook.NAME, new BuiltIn(200, FailurePolicy.FAIL_OPEN, BatchResourceHook::fromSettings));
+    m.put(QosClassHook.NAME, new BuiltIn(100, FailurePolicy.FAIL_OPEN, Set.of("classes"), QosClassHook::fromSettings));
+    m.put(BatchResourceHook.NAME, new BuiltIn(200, FailurePolicy.FAIL_OPEN, Set.of("cfsQuota"),
+        BatchResourceHook::fromSettings));
     // a pod the scheduler pinned must not run unpinned, and a GPU job must not see the wrong devices
-    m.put(CpusetAllocatorHook.NAME, new BuiltIn(300, FailurePolicy.FAIL_CLOSED, s -> new CpusetAllocatorHook()));
-    m.put(GpuEnvHook.NAME, new BuiltIn(400, FailurePolicy.FAIL_CLOSED, s -> new GpuEnvHook()));
+    m.put(CpusetAllocatorHook.NAME, new BuiltIn(300, FailurePolicy.FAIL_CLOSED, Set.of(), s -> new CpusetAllocatorHook()));
+    m.put(GpuAllocationHook.NAME, new BuiltIn(400, FailurePolicy.FAIL_CLOSED, Set.of(HamiCore.SETTING),
+        GpuAllocationHook::fromSettings));
     return m;
   }
 
@@ -75,6 +83,7 @@ public record HookSettings(HookMode mode, HookChain chain, Duration resync) {
     List<HookRegistration> registrations = new ArrayList<>();
     BUILT_INS.forEach((name, builtIn) -> {
       JsonNode h = s.path(name);
+      requireKnownKeys(name, h, builtIn.keys());
       if (!h.path("enabled").asBoolean(true)) {
         return;
       }
@@ -85,6 +94,16 @@ public record HookSettings(HookMode mode, HookChain chain, Duration resync) {
       registrations.add(new HookRegistration(builtIn.factory().apply(h), order, policy));
     });
     return new HookSettings(mode, new HookChain(registrations), resync);
+  }
+
+  /** A hook's section is a mapping of its own keys: a misspelt key would otherwise be a setting silently not in force. */
+  private static void requireKnownKeys(String hook, JsonNode section, Set<String> own) {
+    if (section.isMissingNode() || section.isNull()) {
+      return;
+    }
+    Set<String> known = new TreeSet<>(HOOK_KEYS);
+    known.addAll(own);
+    SettingsFields.requireKeys(section, known, "hooks." + hook, "hook " + hook);
   }
 
   /** The policy of one hook, a bad value named by its path (a runtime's drop-in has no line numbers). */

@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Maps the pod's Koordinator QoS class to container settings: CPU shares, an OOM score adjustment
@@ -51,6 +52,8 @@ final class QosClassHook implements Hook {
       KoordQosClass.BE, new ClassSettings(2L, 1000L, null),
       KoordQosClass.SYSTEM, new ClassSettings(null, null, null));
 
+  private static final Set<String> CLASS_KEYS = new TreeSet<>(Set.of("cpuShares", "oomScoreAdj", "cpuset"));
+
   private final Map<KoordQosClass, ClassSettings> classes;
 
   QosClassHook(Map<KoordQosClass, ClassSettings> classes) {
@@ -67,6 +70,7 @@ final class QosClassHook implements Hook {
       ClassSettings base = classes.get(qos);
       JsonNode c = entry.getValue();
       String path = "hooks.QoSClass.classes." + qos;
+      SettingsFields.requireKeys(c, CLASS_KEYS, path, "class " + qos);
       // boxed on purpose: an unset default is null, and a long/Long conditional would unbox it
       Long cpuShares = c.has("cpuShares") ? Long.valueOf(SettingsFields.longIn(c, "cpuShares", 2, 262144, path))
           : base.cpuShares();

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * adjustment engine as if it were being created ({@link PluginChain#runPodSandbox},
  * {@link PluginChain#createContainer}); the answer is applied with UpdateContainerResources, and
  * what that call cannot carry (the OOM score, pod-level cgroup values) by writing host files.
- * Env cannot reach a process that already runs: such changes are logged, once per container.
+ * Env cannot reach a process that already runs, nor a mount a running container: such changes are
+ * logged, once per container.
  */
 public final class StandaloneReconciler implements AutoCloseable {
 
@@ -256,13 +257,25 @@ public final class StandaloneReconciler implements AutoCloseable {
         host.writeOomScoreAdj(view.pid(), oom);
       }
     });
-    if (!container.env().isEmpty() && previous == null) {
-      log.info("standalone hooks: container {} ({}) runs without env {}: a started process cannot take new "
-          + "env; use proxy or NRI mode for it", id, view.container().name(), container.env().keySet());
+    if (previous == null) {
+      tellWhatCannotApply(id, view.container().name(), container);
     }
     applied.put(id, now);
     long sinceStart = clock.instant().toEpochMilli() * 1_000_000 - view.startedAtNanos();
     listener.applied(id, container, Duration.ofNanos(Math.max(0, sinceStart)));
+  }
+
+  /** Env and mounts reach a container only at its creation: said once per container, when it is first reconciled. */
+  private static void tellWhatCannotApply(String id, String name, Adjustment container) {
+    if (!container.env().isEmpty()) {
+      log.info("standalone hooks: container {} ({}) runs without env {}: a started process cannot take new "
+          + "env; use proxy or NRI mode for it", id, name, container.env().keySet());
+    }
+    if (!container.mounts().isEmpty()) {
+      log.info("standalone hooks: container {} ({}) runs without mounts {}: a running container cannot get new "
+          + "mounts; use proxy or NRI mode for it", id, name, container.mounts().stream()
+              .map(m -> m.hostPath() + ":" + m.containerPath() + (m.readOnly() ? ":ro" : "")).toList());
+    }
   }
 
   /** UpdateContainerResources first; a runtime that refuses it gets the cgroup files written instead. */

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.Mount;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,7 +23,7 @@ class BuiltInHooksTest {
   private static final Hook QOS = QosClassHook.fromSettings(JsonNodeFactory.instance.objectNode());
   private static final Hook BATCH = new BatchResourceHook(true);
   private static final Hook CPUSET = new CpusetAllocatorHook();
-  private static final Hook GPU = new GpuEnvHook();
+  private static final Hook GPU = new GpuAllocationHook(new HamiCore("/opt/hami/libvgpu.so"));
 
   record Case(String name, Hook hook, Map<String, String> labels, Map<String, String> annotations, Adjustment expected) {
     @Override
@@ -66,8 +67,21 @@ class BuiltInHooksTest {
         new Case("gpu: HAMi-core share adds its limits", GPU, Map.of(KoordinatorKeys.GPU_ISOLATION_PROVIDER_LABEL, "HAMi-core"),
             Map.of(DEVICES, "{\"gpu\":[{\"minor\":1,\"resources\":{\"koordinator.sh/gpu-memory-ratio\":\"50\","
                 + "\"koordinator.sh/gpu-memory\":\"8Gi\",\"koordinator.sh/gpu-core\":\"50\"}}]}"),
-            env(Map.of("NVIDIA_VISIBLE_DEVICES", "1", "CUDA_DEVICE_MEMORY_LIMIT", "8589934592",
-                "CUDA_DEVICE_SM_LIMIT", "50"))),
+            Adjustment.builder().env("NVIDIA_VISIBLE_DEVICES", "1").env("CUDA_DEVICE_MEMORY_LIMIT", "8589934592")
+                .env("CUDA_DEVICE_SM_LIMIT", "50").env("LD_PRELOAD", "/opt/hami/libvgpu.so")
+                .mount(new Mount("/opt/hami/libvgpu.so", "/opt/hami/libvgpu.so", false))
+                .mount(new Mount("/tmp/vgpulock", "/tmp/vgpulock", false)).build()),
+        // a whole GPU (ratio 100, a number here) needs neither limits nor the library
+        new Case("gpu: HAMi-core with a whole GPU adds nothing of HAMi-core's", GPU,
+            Map.of(KoordinatorKeys.GPU_ISOLATION_PROVIDER_LABEL, "HAMi-core"),
+            Map.of(DEVICES, "{\"gpu\":[{\"minor\":2,\"resources\":{\"koordinator.sh/gpu-memory-ratio\":100,"
+                + "\"koordinator.sh/gpu-memory\":\"16Gi\"}}]}"),
+            env(Map.of("NVIDIA_VISIBLE_DEVICES", "2"))),
+        // without the label a share is the device plugin's business
+        new Case("gpu: a share without the HAMi-core label gets only its devices", GPU, Map.of(),
+            Map.of(DEVICES, "{\"gpu\":[{\"minor\":1,\"resources\":{\"koordinator.sh/gpu-memory-ratio\":\"50\","
+                + "\"koordinator.sh/gpu-memory\":\"8Gi\"}}]}"),
+            env(Map.of("NVIDIA_VISIBLE_DEVICES", "1"))),
         new Case("gpu: no allocation", GPU, Map.of(), Map.of(), Adjustment.NONE));
   }
 

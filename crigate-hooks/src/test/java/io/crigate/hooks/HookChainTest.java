@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.ContainerContext;
+import io.crigate.spi.adjust.Mount;
 import io.crigate.spi.adjust.PodContext;
 import java.util.ArrayList;
 import java.util.List;
@@ -56,6 +57,18 @@ class HookChainTest {
     assertThat(calls).containsExactly("early", "late");
     assertThat(result).isEqualTo(Adjustment.builder().resources(adj(512L, null, null, null, null).resources())
         .oomScoreAdj(1000L).env("A", "1").build());
+  }
+
+  @Test
+  void aLaterHooksMountReplacesAnEarlierOneAtTheSameContainerPathAndOthersAreKept() {
+    HookChain chain = new HookChain(List.of(
+        new HookRegistration(hook("early", Adjustment.builder().mount(new Mount("/lib/x.so", "/host/old.so", true))
+            .mount(Mount.samePath("/tmp/lock")).build(), null), 10, FailurePolicy.FAIL_OPEN),
+        new HookRegistration(hook("late", Adjustment.builder().mount(new Mount("/lib/x.so", "/host/new.so", false))
+            .build(), null), 20, FailurePolicy.FAIL_OPEN)));
+
+    assertThat(chain.runContainer(Stage.PRE_CREATE_CONTAINER, pod(Map.of(), Map.of()), container("c")).mounts())
+        .containsExactly(new Mount("/lib/x.so", "/host/new.so", false), Mount.samePath("/tmp/lock"));
   }
 
   @Test

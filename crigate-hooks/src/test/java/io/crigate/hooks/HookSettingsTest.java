@@ -64,11 +64,33 @@ class HookSettingsTest {
       "{\"QoSClass\":{\"classes\":{\"BE\":{\"oomScoreAdj\":5000}}}}|hooks.QoSClass.classes.BE.oomScoreAdj must be a whole number in [-1000, 1000]",
       "{\"QoSClass\":{\"classes\":{\"BE\":{\"cpuset\":\"a-b\"}}}}|hooks.QoSClass.classes.BE.cpuset must be a Linux CPU list",
       "{\"resync\":\"soon\"}|hooks.resync 'soon' is not a positive duration",
+      "{\"GPUEnvInject\":{\"hamiCoreLibraryPth\":\"/x.so\"}}|hooks.GPUEnvInject.hamiCoreLibraryPth is not a setting of hook GPUEnvInject; its settings are [enabled, failurePolicy, hamiCoreLibraryPath, order]",
+      "{\"BatchResource\":{\"cfsquota\":false}}|hooks.BatchResource.cfsquota is not a setting of hook BatchResource",
+      "{\"CPUSetAllocator\":{\"cpus\":\"0\"}}|hooks.CPUSetAllocator.cpus is not a setting of hook CPUSetAllocator",
+      "{\"QoSClass\":{\"classes\":{\"BE\":{\"cpuWeight\":4}}}}|hooks.QoSClass.classes.BE.cpuWeight is not a setting of class BE",
+      "{\"GPUEnvInject\":true}|hooks.GPUEnvInject must be a mapping",
+      "{\"GPUEnvInject\":{\"hamiCoreLibraryPath\":\"lib/libvgpu.so\"}}|hooks.GPUEnvInject.hamiCoreLibraryPath must be an absolute file path",
       "[]|hooks must be a mapping",
   })
   void badSectionIsAnInvalidArgumentNamingTheField(String section, String message) {
     assertThatThrownBy(() -> HookSettings.parse(json(section)))
         .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining(message);
+  }
+
+  @Test
+  void theHamiCoreLibraryPathComesFromTheGpuSectionAndDefaultsToKoordletsDefault() throws Exception {
+    Map<String, String> share = Map.of(KoordinatorKeys.DEVICE_ALLOCATED, "{\"gpu\":[{\"minor\":0,\"resources\":"
+        + "{\"koordinator.sh/gpu-memory-ratio\":\"25\",\"koordinator.sh/gpu-memory\":\"4Gi\"}}]}");
+    var pod = Pods.pod(Map.of(KoordinatorKeys.GPU_ISOLATION_PROVIDER_LABEL, "HAMi-core"), share);
+
+    var configured = HookSettings.parse(json("{\"GPUEnvInject\":{\"hamiCoreLibraryPath\":\"/opt/hami/libvgpu.so\"}}"))
+        .chain().runContainer(Stage.PRE_CREATE_CONTAINER, pod, Pods.container("c"));
+    var defaulted = HookSettings.parse(json("{}")).chain().runContainer(Stage.PRE_CREATE_CONTAINER, pod, Pods.container("c"));
+
+    assertThat(configured.env()).containsEntry("LD_PRELOAD", "/opt/hami/libvgpu.so");
+    assertThat(configured.mounts()).extracting(m -> m.containerPath()).containsExactly("/opt/hami/libvgpu.so", "/tmp/vgpulock");
+    assertThat(defaulted.env()).containsEntry("LD_PRELOAD", "/usr/local/vgpu/libvgpu.so");
+    assertThat(defaulted.mounts()).extracting(m -> m.hostPath()).containsExactly("/tmp/vgpulock", "/usr/local/vgpu/libvgpu.so");
   }
 
   @Test

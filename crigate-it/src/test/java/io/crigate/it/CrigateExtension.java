@@ -35,6 +35,15 @@ final class CrigateExtension implements BeforeAllCallback, AfterAllCallback, Tes
     return new CrigateExtension(List.of(backends), "");
   }
 
+  /**
+   * A crigate that hosts NRI on {@code socket} (an {@code nri} section before {@code yaml}) for
+   * containerd 1.6, which has none; with {@code hooks.mode: nri} in {@code yaml} it leaves the hooks
+   * to a {@code crigate nri-plugin} on that socket ({@link CrigateCommand#nriPlugin}).
+   */
+  static CrigateExtension nriHost(Path socket, String yaml, String... backends) {
+    return routing(backends).withConfig("nri:\n  socket: %s\n".formatted(socket) + yaml);
+  }
+
   /** The same crigate, also given a configuration file ({@code --config}) with {@code yaml}. */
   CrigateExtension withConfig(String yaml) {
     return new CrigateExtension(backends, yaml);

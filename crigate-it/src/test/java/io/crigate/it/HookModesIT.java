@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -47,8 +46,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class HookModesIT {
 
   static final Infra infra = Infra.fromEnvironment();
-  /** Short: it holds the NRI socket, whose path may have 107 bytes. */
-  static final Path DIR = tempDir();
+  static final Path DIR = ShortTempDir.create("hooks-it-");
   static final Path NRI_SOCKET = DIR.resolve("nri.sock");
   static final Path CGROUPS = Path.of("/sys/fs/cgroup");
   /** The parent of this run's pod cgroups, in every hierarchy, as the kubelet's kubepods. */
@@ -82,14 +80,13 @@ class HookModesIT {
   static final CrigateExtension proxy = CrigateExtension.routing("default:" + infra.containerdA())
       .withConfig(Mode.PROXY.config());
 
-  /** Hosts NRI for containerd 1.6; with {@code hooks.mode: nri} it leaves the hooks to the plugin. */
   @RegisterExtension
-  static final CrigateExtension nriHost = CrigateExtension.routing("default:" + infra.containerdA())
-      .withConfig("nri:\n  socket: %s\n".formatted(NRI_SOCKET) + Mode.NRI.config());
+  static final CrigateExtension nriHost = CrigateExtension.nriHost(NRI_SOCKET, Mode.NRI.config(),
+      "default:" + infra.containerdA());
 
   static final ObjectMapper JSON = new ObjectMapper();
-  static Process nriPlugin;
-  static Process reconciler;
+  static CrigateCommand nriPlugin;
+  static CrigateCommand reconciler;
   static CriConnection direct;
 
   /** The pod cgroup's values; -2 where the kernel file is absent or unlimited. */
@@ -144,12 +141,7 @@ class HookModesIT {
   @BeforeAll
   static void connectDirectlyAndStartTheNriPlugin() throws IOException {
     direct = CriConnection.open(infra.containerdA());
-    Path config = Files.writeString(DIR.resolve("nri-plugin.yaml"), Mode.NRI.config());
-    nriPlugin = crigate(DIR.resolve("nri-plugin.log"), "nri-plugin", "--config", config.toString(),
-        "--socket", NRI_SOCKET.toString(), "--state-dir", DIR.resolve("nri-state").toString());
-    await("crigate hosting the hooks' NRI plugin").atMost(Duration.ofSeconds(90))
-        .failFast("nri-plugin exited:\n" + tail(DIR.resolve("nri-plugin.log")), () -> !nriPlugin.isAlive())
-        .until(() -> nriHost.process().logTail().contains("NRI plugin 50-crigate"));
+    nriPlugin = CrigateCommand.nriPlugin(DIR, NRI_SOCKET, Mode.NRI.config(), nriHost);
   }
 
   @AfterAll
@@ -162,9 +154,7 @@ class HookModesIT {
     for (Path hierarchy : hierarchies()) {
       removeCgroupTree(hierarchy.resolve(POD_CGROUPS));
     }
-    try (Stream<Path> files = Files.walk(DIR)) {
-      files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    }
+    ShortTempDir.delete(DIR);
   }
 
   @Test
@@ -178,7 +168,7 @@ class HookModesIT {
     try {
       outcomes.put(Mode.STANDALONE, runAll(direct, Mode.STANDALONE));
     } finally {
-      stop(reconciler);
+      reconciler.stop();
     }
 
     StringBuilder table = new StringBuilder("| pod | proxy: in force at the first read after start | "
@@ -189,10 +179,10 @@ class HookModesIT {
       Outcome standalone = outcomes.get(Mode.STANDALONE).get(c.name());
       assertThat(viaProxy.first()).as("proxy mode, at once, " + c.name()).isEqualTo(c.expected());
       assertThat(viaNri.first()).as("NRI mode, at once, " + c.name() + "; nri-plugin log:\n"
-          + tail(DIR.resolve("nri-plugin.log"))).isEqualTo(c.expected());
+          + nriPlugin.tail()).isEqualTo(c.expected());
       // a started process cannot take new env: standalone gives everything else
       assertThat(standalone.observed()).as("standalone mode, " + c.name() + "; reconciler log:\n"
-          + tail(DIR.resolve("hooks-reconciler.log"))).isEqualTo(c.expected().withoutEnv());
+          + reconciler.tail()).isEqualTo(c.expected().withoutEnv());
       assertThat(viaNri.observed()).isEqualTo(viaProxy.observed());
       assertThat(standalone.observed()).isEqualTo(viaProxy.observed().withoutEnv());
       table.append("| %s | yes (read %d ms after start) | yes (read %d ms after start) | %d ms |\n".formatted(c.name(),
@@ -216,7 +206,7 @@ class HookModesIT {
 
     replace(Mode.NRI.liveFile(), live);
     await("nri-plugin swapped the hooks").atMost(Duration.ofSeconds(30))
-        .until(() -> Files.readString(DIR.resolve("nri-plugin.log")).contains("runtime hooks now"));
+        .until(() -> nriPlugin.output().contains("runtime hooks now"));
     assertThat(runAll(nriHost.cri(), Mode.NRI, List.of(be)).get(be.name()).first()).isEqualTo(be.expected());
 
     // standalone: a container already running under the old settings is re-applied with the new ones
@@ -227,12 +217,12 @@ class HookModesIT {
       await("the old settings, shares 2").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
           .until(() -> observe(running).equals(before));
       replace(Mode.STANDALONE.liveFile(), live);
-      await("the new settings on the running container; reconciler log:\n" + tail(DIR.resolve("hooks-reconciler.log")))
+      await("the new settings on the running container; reconciler log:\n" + reconciler.tail())
           .atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50))
           .until(() -> observe(running).equals(be.expected()));
     } finally {
       remove(running);
-      stop(reconciler);
+      reconciler.stop();
     }
   }
 
@@ -255,32 +245,17 @@ class HookModesIT {
     Path config = Files.writeString(DIR.resolve("standalone.yaml"), Mode.STANDALONE.config());
     Path log = DIR.resolve("hooks-reconciler.log");
     Files.deleteIfExists(log);
-    reconciler = crigate(log, "hooks-reconciler", "--config", config.toString(),
+    reconciler = CrigateCommand.start(log, "hooks-reconciler", "--config", config.toString(),
         "--remote-runtime-endpoints", "default:" + infra.containerdA());
     // its first pass walks every container already on the shared containerd A: the table times new ones
     await("hooks-reconciler's first pass").atMost(Duration.ofSeconds(120))
         .failFast("hooks-reconciler exited", () -> !reconciler.isAlive())
-        .until(() -> Files.exists(log) && Files.readString(log).contains("standalone hooks: first pass done"));
+        .until(() -> reconciler.output().contains("standalone hooks: first pass done"));
   }
 
-  private static Process crigate(Path log, String... args) throws IOException {
-    List<String> command = new ArrayList<>(List.of(Infra.repositoryRoot().resolve("bin/crigate").toString()));
-    command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-  }
-
-  private static void stop(Process process) {
-    if (process == null || !process.isAlive()) {
-      return;
-    }
-    process.destroy();
-    try {
-      if (!process.waitFor(15, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      process.destroyForcibly();
+  private static void stop(CrigateCommand command) {
+    if (command != null) {
+      command.stop();
     }
   }
 
@@ -473,20 +448,4 @@ class HookModesIT {
     return Files.readString(dir.resolve(file)).strip();
   }
 
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e + ")";
-    }
-  }
-
-  private static Path tempDir() {
-    try {
-      return Files.createTempDirectory(Path.of("/tmp"), "hooks-it-");
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

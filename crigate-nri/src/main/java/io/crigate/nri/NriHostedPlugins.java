@@ -3,6 +3,7 @@ package io.crigate.nri;
 import io.crigate.api.nri.v1alpha1.Container;
 import io.crigate.api.nri.v1alpha1.ContainerAdjustment;
 import io.crigate.api.nri.v1alpha1.PodSandbox;
+import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.AdjustmentPlugin;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.ContainerStopper;
@@ -112,12 +113,20 @@ public final class NriHostedPlugins implements AdjustmentPlugin {
       pods.put(pod.id(), NriTranslation.pod(pod));
     }
     NriRuntime.Creation c = runtime.createContainer(NriTranslation.pod(pod), NriTranslation.container(container));
-    ContainerAdjustment carried = NriTranslation.adjustment(NriTranslation.adjustment(c.adjustment()));
-    if (!carried.equals(c.adjustment())) {
+    Adjustment adjustment = NriTranslation.adjustment(c.adjustment());
+    // mounts are compared apart: a clean one may come back with its options in another order
+    ContainerAdjustment carried = NriTranslation.adjustment(adjustment).toBuilder().clearMounts().build();
+    if (!carried.equals(c.adjustment().toBuilder().clearMounts().build())) {
       LOG.warn("container {}/{}: NRI plugins adjusted fields crigate's engine does not carry (only env, annotations, "
-          + "oom_score_adj and cpu/memory resources are applied); owners: {}", pod.name(), container.name(), c.owners());
+          + "mounts, oom_score_adj and cpu/memory resources are applied); owners: {}", pod.name(), container.name(), c.owners());
     }
-    return new PluginResult(NriTranslation.adjustment(c.adjustment()), updates(c.updates()));
+    List<io.crigate.api.nri.v1alpha1.Mount> dropped = NriMounts.read(c.adjustment().getMountsList()).dropped();
+    if (!dropped.isEmpty()) {
+      LOG.warn("container {}/{}: NRI plugins' mounts dropped, crigate carries only type bind with options [rbind] or "
+          + "[rbind, ro] at absolute paths, one per path: {}", pod.name(), container.name(), dropped.stream()
+              .map(m -> c.owners().get("adjust.mounts[" + m.getDestination() + "]") + ": " + NriMounts.describe(m)).toList());
+    }
+    return new PluginResult(adjustment, updates(c.updates()));
   }
 
   @Override

@@ -77,6 +77,7 @@ final class NriTranslation {
     return b.build();
   }
 
+  /** The mounts that do not map to the engine's are left out ({@link NriMounts#read} says which). */
   static Adjustment adjustment(ContainerAdjustment a) {
     Adjustment.Builder b = Adjustment.builder().resources(resources(a.getLinux().getResources()));
     if (a.getLinux().hasOomScoreAdj()) {
@@ -84,6 +85,7 @@ final class NriTranslation {
     }
     a.getEnvList().forEach(kv -> b.env(kv.getKey(), kv.getValue()));
     a.getAnnotationsMap().forEach(b::annotation);
+    NriMounts.read(a.getMountsList()).mounts().forEach(b::mount);
     return b.build();
   }
 
@@ -126,6 +128,7 @@ final class NriTranslation {
   static ContainerAdjustment adjustment(Adjustment a) {
     ContainerAdjustment.Builder b = ContainerAdjustment.newBuilder().putAllAnnotations(a.annotations());
     a.env().forEach((k, v) -> b.addEnv(KeyValue.newBuilder().setKey(k).setValue(v)));
+    a.mounts().forEach(m -> b.addMounts(NriMounts.nri(m)));
     LinuxContainerAdjustment.Builder linux = LinuxContainerAdjustment.newBuilder();
     if (!a.resources().isEmpty()) {
       linux.setResources(resources(a.resources()));

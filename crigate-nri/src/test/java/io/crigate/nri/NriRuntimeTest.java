@@ -146,6 +146,24 @@ class NriRuntimeTest {
   }
 
   @Test
+  void twoPluginsMountingAtOneContainerPathIsAnErrorNamingBothAndThePath() throws Exception {
+    NriRuntime runtime = runtime();
+    plugin("10", "a", new Scripted(Set.of(Event.CREATE_CONTAINER), (p, c) -> mount("/lib/a.so", "/lib/x.so")));
+    plugin("20", "b", new Scripted(Set.of(Event.CREATE_CONTAINER), (p, c) -> mount("/lib/b.so", "/lib/x.so")));
+    plugin("30", "c", new Scripted(Set.of(Event.CREATE_CONTAINER), (p, c) -> mount("/tmp/lock", "/tmp/lock")));
+    await().until(() -> runtime.plugins().size() == 3);
+
+    assertThatThrownBy(() -> runtime.createContainer(POD, CTR)).isInstanceOf(CrigateException.FailedPrecondition.class)
+        .hasMessage("NRI plugins 10-a and 20-b both adjust adjust.mounts[/lib/x.so]");
+  }
+
+  private static CreateContainerResponse mount(String source, String destination) {
+    return CreateContainerResponse.newBuilder().setAdjust(ContainerAdjustment.newBuilder()
+        .addMounts(io.crigate.api.nri.v1alpha1.Mount.newBuilder().setSource(source).setDestination(destination)
+            .setType("bind").addOptions("rbind"))).build();
+  }
+
+  @Test
   void onlySubscribedEventsAreDelivered() throws Exception {
     NriRuntime runtime = runtime();
     Scripted createOnly = new Scripted(Set.of(Event.CREATE_CONTAINER), (p, c) -> CreateContainerResponse.getDefaultInstance());

@@ -64,6 +64,21 @@ class PluginChainTest {
   }
 
   @Test
+  void mountsOfTwoPluginsMergeAndTheSameContainerPathIsAnErrorNamingBoth() {
+    PluginResult lib = PluginResult.adjust(Adjustment.builder().mount(Mount.samePath("/usr/lib/x.so")).build());
+    PluginResult lock = PluginResult.adjust(Adjustment.builder().mount(Mount.samePath("/tmp/lock")).build());
+    PluginResult otherLib = PluginResult.adjust(Adjustment.builder().mount(new Mount("/usr/lib/x.so", "/opt/x.so", true)).build());
+
+    assertThat(new PluginChain(List.of(new Fixed("hooks", lib), new Fixed("nri:10-gpu", lock)))
+        .createContainer(POD, NEW).adjustment().mounts())
+        .containsExactly(Mount.samePath("/tmp/lock"), Mount.samePath("/usr/lib/x.so"));
+    assertThatThrownBy(() -> new PluginChain(List.of(new Fixed("hooks", lib), new Fixed("nri:10-gpu", otherLib)))
+        .createContainer(POD, NEW))
+        .isInstanceOf(CrigateException.FailedPrecondition.class)
+        .hasMessageContaining("hooks and nri:10-gpu both set mounts./usr/lib/x.so");
+  }
+
+  @Test
   void twoPluginsUpdatingTheSameFieldOfAnotherContainerConflict() {
     PluginResult update = PluginResult.update(List.of(ContainerUpdate.of("c9", LinuxResources.builder().cpuQuota(1).build())));
     PluginChain chain = new PluginChain(List.of(new Fixed("a", update), new Fixed("b", update)));

@@ -41,11 +41,10 @@ public interface CallWatch {
 
   /**
    * The call ended with {@code grpcStatus} after {@code nanos}; not called when the caller cancelled.
-   *
-   * <p>Runs before the call's last frame (trailers, or the relay's own ending) is passed to the
-   * caller, on the caller's event loop: what it changes is in place by the time the caller learns
-   * the call ended, so a caller that acts on the answer at once (lists after a relayed removal, or
-   * creates again) sees it. It must therefore be quick and must not block.
+   * Runs before the call's last frame is passed to the caller, so whatever it records is in place
+   * by the time the caller can see the answer (a relayed removal's dropped record: a kubelet that
+   * lists or creates again at once sees it gone). It runs on the caller's event loop: quick, never
+   * blocking.
    */
   void ended(int grpcStatus, long nanos);
 }

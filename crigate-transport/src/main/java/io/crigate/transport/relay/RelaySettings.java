@@ -1,7 +1,5 @@
 package io.crigate.transport.relay;
 
-import io.netty.handler.codec.http2.Http2Settings;
-
 /** The HTTP/2 settings both ends of a relay announce. */
 final class RelaySettings {
 
@@ -9,8 +7,4 @@ final class RelaySettings {
   static final int INITIAL_WINDOW_BYTES = 1024 * 1024;
 
   private RelaySettings() {}
-
-  static Http2Settings settings() {
-    return Http2Settings.defaultSettings().initialWindowSize(INITIAL_WINDOW_BYTES);
-  }
 }

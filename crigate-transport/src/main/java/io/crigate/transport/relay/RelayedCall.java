@@ -255,11 +255,11 @@ final class RelayedCall {
     if (upstream != null) {
       upstream.cancel(upstreamStream);
     }
-    watch.ended(status, System.nanoTime() - startNanos); // before the caller hears of the end (CallWatch#ended)
+    watch.ended(status, System.nanoTime() - startNanos); // as finish: before the caller's last frame
     caller.end(callerStream, responseStarted, status, description);
   }
 
-  /** The upstream ended the call; its last frame is written next, after {@link CallWatch#ended}. */
+  /** The upstream ended the call; its last frame is written next. */
   private void finish(int status) {
     ended = true;
     cancelTimer();

@@ -13,6 +13,7 @@ import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.ContainerKey;
 import io.crigate.spi.adjust.ContainerUpdate;
 import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.Mount;
 import io.crigate.spi.adjust.PodContext;
 import io.crigate.spi.adjust.QosClass;
 import io.crigate.spi.adjust.ResourceAnnotation;
@@ -150,9 +151,34 @@ public final class CriTranslation {
       }
       remaining.forEach((key, value) -> config.addEnvs(KeyValue.newBuilder().setKey(key).setValue(ByteString.copyFromUtf8(value))));
     }
+    if (!adjustment.mounts().isEmpty()) {
+      applyMounts(config, adjustment.mounts());
+    }
   }
 
-  /** The sandbox's annotations and pod-level resources; env and OOM score do not apply to a sandbox. */
+  /**
+   * Each mount replaces the config's own at its container path, or is added after them. CRI mounts
+   * are recursive binds already (containerd and CRI-O bind them {@code rbind}), which is what a
+   * {@link Mount} is.
+   */
+  private static void applyMounts(ContainerConfig.Builder config, List<Mount> mounts) {
+    Map<String, Mount> remaining = new LinkedHashMap<>();
+    mounts.forEach(m -> remaining.put(m.containerPath(), m));
+    for (int i = 0; i < config.getMountsCount(); i++) {
+      Mount replacing = remaining.remove(config.getMounts(i).getContainerPath());
+      if (replacing != null) {
+        config.setMounts(i, cri(replacing));
+      }
+    }
+    remaining.values().forEach(m -> config.addMounts(cri(m)));
+  }
+
+  private static io.crigate.api.cri.v1.Mount cri(Mount m) {
+    return io.crigate.api.cri.v1.Mount.newBuilder().setContainerPath(m.containerPath()).setHostPath(m.hostPath())
+        .setReadonly(m.readOnly()).build();
+  }
+
+  /** The sandbox's annotations and pod-level resources; env, OOM score and mounts do not apply to a sandbox. */
   public static PodSandboxConfig apply(PodSandboxConfig config, Adjustment adjustment) {
     if (adjustment.isEmpty()) {
       return config;

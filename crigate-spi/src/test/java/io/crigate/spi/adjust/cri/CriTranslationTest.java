@@ -16,6 +16,7 @@ import io.crigate.spi.CrigateException;
 import io.crigate.spi.adjust.Adjustment;
 import io.crigate.spi.adjust.ContainerContext;
 import io.crigate.spi.adjust.LinuxResources;
+import io.crigate.spi.adjust.Mount;
 import io.crigate.spi.adjust.PodContext;
 import io.crigate.spi.adjust.QosClass;
 import io.crigate.spi.adjust.ResourceAnnotation;
@@ -123,6 +124,34 @@ class CriTranslationTest {
     // ... and a cpuset changes the cpuset alone.
     assertThat(pinned.getLinux().getResources()).isEqualTo(KUBELET_1500M.toBuilder().setCpusetCpus("1").build());
     assertThat(pinned.getEnvsList()).isEqualTo(config().getEnvsList());
+  }
+
+  @Test
+  void mountsReplaceTheConfigsOwnAtTheirContainerPathOrAreAddedAfterThem() {
+    io.crigate.api.cri.v1.Mount kubeletsLock = io.crigate.api.cri.v1.Mount.newBuilder().setContainerPath("/tmp/vgpulock")
+        .setHostPath("/var/lib/kubelet/pods/u/volumes/lock").setSelinuxRelabel(true).build();
+    io.crigate.api.cri.v1.Mount token = io.crigate.api.cri.v1.Mount.newBuilder()
+        .setContainerPath("/var/run/secrets/token").setHostPath("/var/lib/kubelet/token").setReadonly(true).build();
+    ContainerConfig withMounts = config().toBuilder().addMounts(kubeletsLock).addMounts(token).build();
+
+    ContainerConfig adjusted = CriTranslation.apply(withMounts, Adjustment.builder()
+        .mount(Mount.samePath("/usr/local/vgpu/libvgpu.so")).mount(Mount.samePath("/tmp/vgpulock"))
+        .mount(new Mount("/etc/hami", "/opt/hami/etc", true)).build());
+
+    assertThat(adjusted.getMountsList()).containsExactly(
+        io.crigate.api.cri.v1.Mount.newBuilder().setContainerPath("/tmp/vgpulock").setHostPath("/tmp/vgpulock").build(),
+        token,
+        io.crigate.api.cri.v1.Mount.newBuilder().setContainerPath("/etc/hami").setHostPath("/opt/hami/etc").setReadonly(true).build(),
+        io.crigate.api.cri.v1.Mount.newBuilder().setContainerPath("/usr/local/vgpu/libvgpu.so")
+            .setHostPath("/usr/local/vgpu/libvgpu.so").build());
+    assertThat(adjusted.getLinux()).isEqualTo(config().getLinux());
+  }
+
+  @Test
+  void aSandboxTakesNoMounts() {
+    PodSandboxConfig sandbox = PodSandboxConfig.newBuilder().setMetadata(PodSandboxMetadata.newBuilder().setName("p")).build();
+    assertThat(CriTranslation.apply(sandbox, Adjustment.builder().mount(Mount.samePath("/tmp/vgpulock")).build()))
+        .isEqualTo(sandbox);
   }
 
   @Test
