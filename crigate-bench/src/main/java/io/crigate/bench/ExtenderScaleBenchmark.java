@@ -26,7 +26,9 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -40,9 +42,12 @@ import java.util.Set;
  * heap after a full GC (class histogram), its peak resident memory, and {@code prioritize} with all
  * 5,000 nodes as candidates from a curl process, beside the same verb called in this process on an
  * index the same informers filled (the baseline without HTTP), with the bytes it allocates per call.
- * For each extender: its CPU time per call and its collector's pauses during each series. With
- * {@code EXTENDER_B_JAVA_OPTS} a second extender with those JVM options added is measured the same
- * way after the first has stopped (an A/B of collectors in one run).
+ * Each extender is warmed until its JIT compilers go quiet; then for each its latency, its CPU time
+ * per call split by thread group (HTTP, GC, JIT, informer, other; {@link ProcessCpu}) and its
+ * collector's pauses over the timed series. With {@code EXTENDER_B_REPOSITORY} (another checkout)
+ * or {@code EXTENDER_B_JAVA_OPTS} a second extender runs beside the first, and their timed series
+ * interleave in chunks, so that both are measured on the same machine in the same minutes;
+ * {@code EXTENDER_JFR} records each one's series and prints where its time went.
  *
  * <p>The pod's two images are pushed to a real registry ({@code CRIGATE_REGISTRY}), since the
  * extender resolves layers there. Usage: {@code ExtenderScaleBenchmark <workDir> [nodes=5000]
@@ -66,6 +71,8 @@ public final class ExtenderScaleBenchmark {
     // extender A is bin/crigate's as shipped, plus these (e.g. a profiler); B adds its own after A's
     String optionsA = System.getenv().getOrDefault("EXTENDER_JAVA_OPTS", "");
     String optionsB = System.getenv().getOrDefault("EXTENDER_B_JAVA_OPTS", "");
+    // B: another checkout's bin/crigate (e.g. a worktree of main), or A's with optionsB added
+    String repositoryB = System.getenv().getOrDefault("EXTENDER_B_REPOSITORY", "");
     String registry = System.getenv().getOrDefault("CRIGATE_REGISTRY", "127.0.0.1:5000");
     Files.createDirectories(workDir);
     MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
@@ -104,19 +111,28 @@ public final class ExtenderScaleBenchmark {
       try (ExtenderUnderBench extender = ExtenderUnderBench.start(repository, workDir.resolve("a"), kubeconfig,
           extenderPort, registry, optionsA)) {
         overHttp = post(url, all);
-        describe(extender, "A", optionsA);
+        describe(extender, "A", repository, optionsA);
         inProcess(client, registry, all, overHttp, iterations);
-        roundTrips(extender, url, all, sampled, nodes, iterations, workDir);
-      }
-      if (!optionsB.isBlank()) {
-        // the same measures for other JVM options, after A has stopped, so that the two do not share the cores
-        try (ExtenderUnderBench extender = ExtenderUnderBench.start(repository, workDir.resolve("b"), kubeconfig,
-            extenderPort, registry, optionsA + " " + optionsB)) {
-          if (!Arrays.equals(post(url, all), overHttp)) {
-            throw new IllegalStateException("extender B answered differently from extender A");
+        List<Side> sides = new ArrayList<>(List.of(new Side("A", extender, url, workDir.resolve("a"))));
+        ExtenderUnderBench b = null;
+        try {
+          if (!repositoryB.isBlank() || !optionsB.isBlank()) {
+            // B beside A, both serving: their timed series interleave, so that both see the same machine
+            Path checkoutB = repositoryB.isBlank() ? repository : Path.of(repositoryB).toAbsolutePath();
+            String urlB = "http://127.0.0.1:%d/crigate/prioritize".formatted(extenderPort + 1);
+            b = ExtenderUnderBench.start(checkoutB, workDir.resolve("b"), kubeconfig, extenderPort + 1, registry,
+                optionsA + " " + optionsB);
+            if (!Arrays.equals(post(urlB, all), overHttp)) {
+              throw new IllegalStateException("extender B answered differently from extender A");
+            }
+            describe(b, "B", checkoutB, optionsA + " " + optionsB);
+            sides.add(new Side("B", b, urlB, workDir.resolve("b")));
           }
-          describe(extender, "B", optionsA + " " + optionsB);
-          roundTrips(extender, url, all, sampled, nodes, iterations, workDir);
+          roundTrips(sides, all, sampled, nodes, iterations, workDir);
+        } finally {
+          if (b != null) {
+            b.close();
+          }
         }
       }
     } finally {
@@ -131,9 +147,9 @@ public final class ExtenderScaleBenchmark {
   }
 
   /** Time to serve, live heap, resident memory. */
-  private static void describe(ExtenderUnderBench extender, String name, String options) throws Exception {
-    System.out.printf(Locale.ROOT, "%n== extender %s: bin/crigate extender's JVM options%s%n", name,
-        options.isBlank() ? "" : " + " + options.trim());
+  private static void describe(ExtenderUnderBench extender, String name, Path checkout, String options) throws Exception {
+    System.out.printf(Locale.ROOT, "%n== extender %s: %s/bin/crigate extender (commit %s), its JVM options%s%n", name,
+        checkout, commit(checkout), options.isBlank() ? "" : " + " + options.trim());
     System.out.printf(Locale.ROOT, "crigate extender (pid %d): serving %.1f s after launch (JVM start + initial lists)%n",
         extender.process().pid(), extender.startToServing().toMillis() / 1e3);
     String histogram = extender.classHistogram();
@@ -145,28 +161,158 @@ public final class ExtenderScaleBenchmark {
         extender.statusKib("VmHWM") / 1024.0, extender.statusKib("VmRSS") / 1024.0);
   }
 
+  /** One extender under measurement and what its timed series gathered. */
+  private static final class Side {
+    final String name;
+    final ExtenderUnderBench extender;
+    final String url;
+    final Path dir;
+    Samples samples = new Samples();
+    Map<ProcessCpu.Group, Long> cpu = new EnumMap<>(ProcessCpu.Group.class);
+    final List<Double> pauses = new ArrayList<>();
+
+    Side(String name, ExtenderUnderBench extender, String url, Path dir) {
+      this.name = name;
+      this.extender = extender;
+      this.url = url;
+      this.dir = dir;
+    }
+
+    void reset() {
+      samples = new Samples();
+      cpu = new EnumMap<>(ProcessCpu.Group.class);
+      pauses.clear();
+    }
+  }
+
+  /** Warm-up batches of this many calls, until the JIT compilers go quiet. */
+  private static final int WARMUP_BATCH = 100;
+  private static final int WARMUP_LIMIT = 3000;
+  /** The timed series of each extender is cut into this many runs, which alternate between the extenders. */
+  private static final int CHUNKS = 10;
+
   /**
-   * prioritize from a curl process, all names then the default sample, with the extender's CPU time
-   * per call (less moved by other load than latency is) and the collector's pauses meanwhile.
+   * prioritize from a curl process, all names then the default sample: each extender warmed until
+   * its compiler threads stop using CPU, then the timed series of all extenders interleaved in
+   * chunks (A B, B A, ...), with each extender's CPU per call by thread group and its collector's
+   * pauses over its own chunks.
    */
-  private static void roundTrips(ExtenderUnderBench extender, String url, byte[] all, byte[] sampled, int nodes,
-      int iterations, Path workDir) throws Exception {
-    int warmup = Math.max(100, iterations / 5);
+  private static void roundTrips(List<Side> sides, byte[] all, byte[] sampled, int nodes, int iterations,
+      Path workDir) throws Exception {
+    boolean jfr = !System.getenv().getOrDefault("EXTENDER_JFR", "").isBlank()
+        && !System.getenv().getOrDefault("EXTENDER_JFR", "").equals("0");
     for (var round : List.of(Map.entry("all %d NodeNames".formatted(nodes), all),
         Map.entry("500 NodeNames (default percentageOfNodesToScore)", sampled))) {
-      int pausesBefore = extender.gcPausesMillis().size();
-      long cpuBefore = extender.cpuNanos();
-      report("HTTP round trip, " + round.getKey() + ", curl process",
-          CurlPrioritize.run(url, round.getValue(), warmup, iterations, workDir));
-      long cpu = extender.cpuNanos() - cpuBefore;
-      List<Double> pauses = extender.gcPausesMillis();
-      pauses = pauses.subList(pausesBefore, pauses.size());
-      System.out.printf(Locale.ROOT, "  extender CPU per call %.2f ms (incl. warm-up); GC pauses meanwhile: %d, total %.1f ms, longest %.1f ms%n",
-          cpu / 1e6 / (warmup + iterations), pauses.size(), pauses.stream().mapToDouble(Double::doubleValue).sum(),
-          pauses.stream().mapToDouble(Double::doubleValue).max().orElse(0));
+      System.out.printf(Locale.ROOT, "%n-- HTTP round trips, %s, curl process; load average %s%n", round.getKey(), loadAverage());
+      for (Side side : sides) {
+        warmUntilCompilersQuiet(side, round.getValue(), workDir);
+        side.reset();
+      }
+      boolean recording = jfr && round.getValue() == all;
+      if (recording) {
+        for (Side side : sides) {
+          side.extender.startRecording(side.dir.resolve("series.jfr"));
+        }
+      }
+      String loadBefore = loadAverage();
+      int perChunk = Math.max(1, iterations / CHUNKS);
+      for (int chunk = 0; chunk < CHUNKS; chunk++) {
+        for (int i = 0; i < sides.size(); i++) {
+          Side side = sides.get(chunk % 2 == 0 ? i : sides.size() - 1 - i);
+          int pausesBefore = side.extender.gcPausesMillis().size();
+          var before = side.extender.threads();
+          // the first call of each curl run opens its connection and is not a sample
+          Samples chunkSamples = CurlPrioritize.run(side.url, round.getValue(), 1, perChunk, workDir);
+          var after = side.extender.threads();
+          ProcessCpu.byGroup(before, after).forEach((group, nanos) -> side.cpu.merge(group, nanos, Long::sum));
+          for (long sample : chunkSamples.values(chunkSamples.count())) {
+            side.samples.add(sample);
+          }
+          List<Double> pauses = side.extender.gcPausesMillis();
+          side.pauses.addAll(pauses.subList(pausesBefore, pauses.size()));
+        }
+      }
+      String loadAfter = loadAverage();
+      if (recording) {
+        for (Side side : sides) {
+          side.extender.stopRecording();
+        }
+      }
+      for (Side side : sides) {
+        report("extender " + side.name + ", HTTP round trip, " + round.getKey(), side.samples);
+        int calls = side.samples.count() + CHUNKS; // the connections' first calls too
+        long total = side.cpu.values().stream().mapToLong(Long::longValue).sum();
+        StringBuilder groups = new StringBuilder();
+        side.cpu.forEach((group, nanos) -> groups.append(String.format(Locale.ROOT, " %s %.3f", group.name().toLowerCase(Locale.ROOT), nanos / 1e6 / calls)));
+        System.out.printf(Locale.ROOT, "  extender %s CPU per call %.3f ms (timed series only):%s%n", side.name, total / 1e6 / calls, groups);
+        double[] pauses = side.pauses.stream().mapToDouble(Double::doubleValue).toArray();
+        long[] sorted = side.samples.values(side.samples.count());
+        Arrays.sort(sorted);
+        // each pause stops at most the one call in flight: without the slowest calls, as many as there
+        // were pauses, is what the p99 would be if no pause had hit a call (at most)
+        long[] unhit = Arrays.copyOf(sorted, Math.max(1, sorted.length - pauses.length));
+        System.out.printf(Locale.ROOT, "  GC pauses during the series: %d, total %.1f ms, longest %.1f ms; p99 without the %d slowest calls %.2f ms%n",
+            pauses.length, Arrays.stream(pauses).sum(), Arrays.stream(pauses).max().orElse(0), pauses.length,
+            Samples.of(unhit).percentileMicros(99) / 1e3);
+      }
+      System.out.printf(Locale.ROOT, "  load average before the series %s, after %s%n", loadBefore, loadAfter);
+      if (recording) {
+        for (Side side : sides) {
+          profile(side, side.dir.resolve("series.jfr"));
+        }
+      }
     }
-    System.out.printf(Locale.ROOT, "resident after the round trips: peak %.0f MiB, now %.0f MiB; load average %s%n",
-        extender.statusKib("VmHWM") / 1024.0, extender.statusKib("VmRSS") / 1024.0, loadAverage());
+    for (Side side : sides) {
+      System.out.printf(Locale.ROOT, "extender %s resident after the round trips: peak %.0f MiB, now %.0f MiB; load average %s%n",
+          side.name, side.extender.statusKib("VmHWM") / 1024.0, side.extender.statusKib("VmRSS") / 1024.0, loadAverage());
+    }
+  }
+
+  /**
+   * Batches of calls until the compiler threads used less than 5% of the process's CPU (or 2 ms)
+   * in two batches in a row: the timed series then measures compiled code, however long that took
+   * on this machine, rather than after a count that a loaded machine may not have compiled by. (In a
+   * 300-node trial they never got below 2%: C2 keeps recompiling a little.)
+   */
+  private static void warmUntilCompilersQuiet(Side side, byte[] body, Path workDir) throws Exception {
+    int calls = 0;
+    int quiet = 0;
+    long jit = 0;
+    long total = 0;
+    while (calls < WARMUP_LIMIT && quiet < 2) {
+      var before = side.extender.threads();
+      CurlPrioritize.run(side.url, body, 1, WARMUP_BATCH - 1, workDir);
+      var groups = ProcessCpu.byGroup(before, side.extender.threads());
+      calls += WARMUP_BATCH;
+      jit = groups.get(ProcessCpu.Group.JIT);
+      total = groups.values().stream().mapToLong(Long::longValue).sum();
+      quiet = jit < Math.max(total / 20, 2_000_000L) ? quiet + 1 : 0;
+    }
+    System.out.printf(Locale.ROOT, "  extender %s warmed with %d calls (last batch: compilers %.1f ms of %.1f ms CPU)%s%n",
+        side.name, calls, jit / 1e6, total / 1e6, quiet < 2 ? "; the compilers never went quiet" : "");
+  }
+
+  /** Where the series' time went in the extender: JFR's views of the recording (hot methods, pauses, allocation). */
+  private static void profile(Side side, Path recording) throws Exception {
+    Path jfr = Path.of(System.getProperty("java.home"), "bin", "jfr");
+    for (String view : List.of("hot-methods", "gc-pauses", "allocation-by-class")) {
+      Process run = new ProcessBuilder(jfr.toString(), "view", "--width", "160", view, recording.toString())
+          .redirectErrorStream(true).start();
+      List<String> lines = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+      run.waitFor();
+      System.out.printf(Locale.ROOT, "  extender %s, JFR %s (%s):%n", side.name, view, recording);
+      lines.stream().limit(30).forEach(line -> System.out.println("    " + line));
+    }
+  }
+
+  private static String commit(Path checkout) {
+    try {
+      Process git = new ProcessBuilder("git", "-C", checkout.toString(), "rev-parse", "--short", "HEAD").redirectErrorStream(true).start();
+      String out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+      return git.waitFor() == 0 ? out : "unknown";
+    } catch (java.io.IOException | InterruptedException e) {
+      return "unknown";
+    }
   }
 
   /**

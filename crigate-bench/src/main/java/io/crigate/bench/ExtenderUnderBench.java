@@ -80,16 +80,20 @@ record ExtenderUnderBench(Process process, Path log, Duration startToServing) im
     return pauses;
   }
 
-  /** The CPU time the process has used so far (user + system, {@code /proc/<pid>/stat}), in nanoseconds. */
-  long cpuNanos() throws IOException {
-    String stat = Files.readString(Path.of("/proc", Long.toString(process.pid()), "stat"));
-    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat, 12 and 13 after the command name
-    return (Long.parseLong(fields[11]) + Long.parseLong(fields[12])) * (1_000_000_000L / CLOCK_TICKS);
+  /** Each live thread's name and CPU time so far ({@link ProcessCpu#threads}). */
+  java.util.Map<Long, ProcessCpu.ThreadCpu> threads() throws IOException {
+    return ProcessCpu.threads(process.pid());
   }
 
-  /** {@code /proc}'s unit of CPU time (USER_HZ), 100 on every Linux architecture crigate runs on. */
-  private static final long CLOCK_TICKS = 100;
+  /** Starts a JFR recording (profile settings: execution samples every 10 ms, allocation samples) into {@code file}. */
+  void startRecording(Path file) throws IOException, InterruptedException {
+    jcmd("JFR.start", "name=series", "settings=profile", "filename=" + file);
+  }
+
+  /** Stops the recording {@link #startRecording} started, which writes its file. */
+  void stopRecording() throws IOException, InterruptedException {
+    jcmd("JFR.stop", "name=series");
+  }
 
   /** {@code jcmd GC.class_histogram}: a full GC, then the live objects by class, largest first. */
   String classHistogram() throws IOException, InterruptedException {
@@ -111,12 +115,14 @@ record ExtenderUnderBench(Process process, Path log, Duration startToServing) im
     throw new IllegalStateException("no " + field + " in /proc/" + process.pid() + "/status");
   }
 
-  private String jcmd(String command) throws IOException, InterruptedException {
+  private String jcmd(String... command) throws IOException, InterruptedException {
     Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
-    Process run = new ProcessBuilder(jcmd.toString(), Long.toString(process.pid()), command).redirectErrorStream(true).start();
+    List<String> line = new ArrayList<>(List.of(jcmd.toString(), Long.toString(process.pid())));
+    line.addAll(List.of(command));
+    Process run = new ProcessBuilder(line).redirectErrorStream(true).start();
     String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     if (run.waitFor() != 0) {
-      throw new IllegalStateException("jcmd " + command + " failed: " + out);
+      throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed: " + out);
     }
     return out;
   }

@@ -2,7 +2,11 @@ package io.crigate.bench;
 
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * CPU time a process has used, summed over its threads from the scheduler's nanosecond accounting
@@ -33,6 +37,101 @@ final class ProcessCpu {
       }
     }
     return total;
+  }
+
+  /** What a JVM thread works for, told from its name: where a process's CPU per call goes. */
+  enum Group {
+    /** Helidon's listeners and the virtual threads' carriers, on which each request (the verb too) runs. */
+    HTTP,
+    /** The collector's workers, concurrent markers and refinement, and the VM thread that runs the pauses. */
+    GC,
+    /** The JIT compilers. */
+    JIT,
+    /** The API server clients' event loops and the informers' threads. */
+    INFORMER,
+    OTHER;
+
+    /** The group of a thread by its {@code comm} (at most 15 characters of its Java name). */
+    static Group of(String comm) {
+      if (comm.startsWith("ForkJoinPool") || comm.startsWith("helidon") || comm.startsWith("server-")
+          || comm.startsWith("[0x") || comm.startsWith("VirtualThread") || comm.startsWith("Read-Poller")
+          || comm.startsWith("Write-Poller")) {
+        return HTTP;
+      }
+      if (comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.startsWith("VM Thread")
+          || comm.startsWith("GC ") || comm.startsWith("ParGC") || comm.startsWith("ZGC")) {
+        return GC;
+      }
+      if (comm.startsWith("C1 Compiler") || comm.startsWith("C2 Compiler")) {
+        return JIT;
+      }
+      if (comm.startsWith("vert.x") || comm.startsWith("Informer") || comm.startsWith("OkHttp")
+          || comm.startsWith("HttpClient") || comm.startsWith("Executor") || comm.startsWith("pool-")) {
+        return INFORMER;
+      }
+      return OTHER;
+    }
+  }
+
+  /**
+   * One thread's name and CPU time so far: {@code comm} from {@code /proc/<pid>/task/<tid>/stat},
+   * the time from {@code schedstat} (nanoseconds) where the kernel keeps it, else {@code stat}'s
+   * utime + stime (10 ms ticks).
+   */
+  record ThreadCpu(String comm, long nanos) {}
+
+  /** Every live thread of {@code pid} by its id. */
+  static Map<Long, ThreadCpu> threads(long pid) throws IOException {
+    Map<Long, ThreadCpu> threads = new HashMap<>();
+    try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+      for (Path task : tasks.toList()) {
+        try {
+          String stat = Files.readString(task.resolve("stat"));
+          long nanos;
+          try {
+            nanos = Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split(" ")[0]);
+          } catch (NoSuchFileException noSchedstat) {
+            nanos = statTicks(stat) * (1_000_000_000L / CLOCK_TICKS);
+          }
+          threads.put(Long.parseLong(task.getFileName().toString()), new ThreadCpu(comm(stat), nanos));
+        } catch (IOException exited) {
+          // ended between listing and reading
+        }
+      }
+    }
+    return threads;
+  }
+
+  /** {@code /proc}'s unit of CPU time (USER_HZ), 100 on every Linux architecture crigate runs on. */
+  static final long CLOCK_TICKS = 100;
+
+  /** The command in a {@code stat} line: between the first '(' and the last ')', as it may hold both. */
+  static String comm(String stat) {
+    return stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  }
+
+  /** utime + stime of a {@code stat} line, in ticks (fields 14 and 15, counted after the command). */
+  static long statTicks(String stat) {
+    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+  }
+
+  /**
+   * The CPU each group used between two snapshots of one process: a thread in both counts its
+   * growth, a thread only in {@code after} (started meanwhile) all its time; a thread that ended
+   * meanwhile has taken its time since {@code before} with it, which is lost.
+   */
+  static Map<Group, Long> byGroup(Map<Long, ThreadCpu> before, Map<Long, ThreadCpu> after) {
+    Map<Group, Long> groups = new EnumMap<>(Group.class);
+    for (Group group : Group.values()) {
+      groups.put(group, 0L);
+    }
+    after.forEach((tid, now) -> {
+      ThreadCpu then = before.get(tid);
+      long used = then != null && then.comm().equals(now.comm()) ? now.nanos() - then.nanos() : now.nanos();
+      groups.merge(Group.of(now.comm()), used, Long::sum);
+    });
+    return groups;
   }
 
   /**

@@ -65,6 +65,43 @@ class DeployFilesTest {
     Logging.parse(read.logLevel(), read.logging());
   }
 
+  /** Mebibytes of a Kubernetes memory quantity in Mi or Gi (the forms these files use). */
+  static long mebibytes(String quantity) {
+    if (quantity.endsWith("Gi")) {
+      return Long.parseLong(quantity.substring(0, quantity.length() - 2)) * 1024;
+    }
+    assertThat(quantity).endsWith("Mi");
+    return Long.parseLong(quantity.substring(0, quantity.length() - 2));
+  }
+
+  /**
+   * bin/crigate runs the extender with a fixed heap (-Xmx, in MiB); its pod must request what the
+   * process keeps resident with it (~1 GiB measured, heap plus a third) and be allowed half as much
+   * again, in the chart and in deploy/scheduler's manifest alike.
+   */
+  @Test
+  void theExtendersMemoryFitsTheHeapBinCrigateGivesIt() throws IOException {
+    String launcher = Files.readString(ROOT.resolve("bin/crigate"));
+    var options = java.util.regex.Pattern.compile("\\[ \"\\$command_name\" = extender \\] && memory_opts=\\(([^)]*)\\)")
+        .matcher(launcher);
+    assertThat(options.find()).as("bin/crigate sets the extender's JVM options").isTrue();
+    var xmx = java.util.regex.Pattern.compile("-Xmx(\\d+)m").matcher(options.group(1));
+    assertThat(xmx.find()).as("a fixed heap in %s", options.group(1)).isTrue();
+    long heap = Long.parseLong(xmx.group(1));
+    assertThat(options.group(1)).contains("-Xms" + heap + "m", "-XX:+UseG1GC");
+
+    JsonNode chart = YAML.readTree(CHART.resolve("values.yaml").toFile()).path("extender").path("resources");
+    JsonNode manifest = documents(ROOT.resolve("deploy/scheduler/extender.yaml")).stream()
+        .filter(d -> d.path("kind").asText().equals("Deployment")).findFirst().orElseThrow()
+        .path("spec").path("template").path("spec").path("containers").path(0).path("resources");
+    for (JsonNode resources : List.of(chart, manifest)) {
+      long request = mebibytes(resources.path("requests").path("memory").asText());
+      long limit = mebibytes(resources.path("limits").path("memory").asText());
+      assertThat(request).as("request against heap %d MiB", heap).isGreaterThanOrEqualTo(heap * 4 / 3);
+      assertThat(limit).as("limit against request").isGreaterThanOrEqualTo(request * 3 / 2);
+    }
+  }
+
   @Test
   void theChartHasItsMetadataAndAValuesSectionPerPart() throws IOException {
     JsonNode chart = YAML.readTree(CHART.resolve("Chart.yaml").toFile());

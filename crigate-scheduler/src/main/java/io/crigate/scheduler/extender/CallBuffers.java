@@ -1,5 +1,6 @@
 package io.crigate.scheduler.extender;
 
+import com.fasterxml.jackson.core.io.SerializedString;
 import io.crigate.scheduler.CpuLoad;
 import io.crigate.scheduler.LayerLocality;
 import java.io.ByteArrayOutputStream;
@@ -28,8 +29,10 @@ final class CallBuffers {
 
   /** Each request's candidate names, valid until the call's answer is sent. */
   final List<String> names = new ArrayList<>();
+  /** Each candidate's name encoded as a JSON string ({@link NodeNameTable.Name#json()}), in the order of {@link #names}. */
+  final List<SerializedString> encodedNames = new ArrayList<>();
   /** Names the request brought that {@link NodeNameTable} did not know yet. */
-  final List<String> unseen = new ArrayList<>();
+  final List<NodeNameTable.Name> unseen = new ArrayList<>();
   final List<CpuLoad> loads = new ArrayList<>();
   final Body body = new Body();
   final LayerLocality.Scratch scores = new LayerLocality.Scratch();
@@ -83,6 +86,7 @@ final class CallBuffers {
 
   private void clear() {
     names.clear();
+    encodedNames.clear();
     unseen.clear();
     loads.clear();
     body.reset();

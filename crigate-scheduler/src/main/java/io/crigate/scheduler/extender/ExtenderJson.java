@@ -84,6 +84,7 @@ final class ExtenderJson {
       throw new InvalidArgument("NodeNames must be an array of strings");
     }
     buffers.names.clear();
+    buffers.encodedNames.clear();
     buffers.unseen.clear();
     while (parser.nextToken() != JsonToken.END_ARRAY) {
       if (parser.currentToken() != JsonToken.VALUE_STRING || parser.getTextLength() == 0) {
@@ -92,12 +93,13 @@ final class ExtenderJson {
       char[] chars = parser.getTextCharacters();
       int offset = parser.getTextOffset();
       int length = parser.getTextLength();
-      String name = nodeNames.find(chars, offset, length);
+      NodeNameTable.Name name = nodeNames.find(chars, offset, length);
       if (name == null) {
-        name = new String(chars, offset, length);
+        name = new NodeNameTable.Name(new String(chars, offset, length));
         buffers.unseen.add(name);
       }
-      buffers.names.add(name);
+      buffers.names.add(name.string());
+      buffers.encodedNames.add(name.json());
     }
     if (!buffers.unseen.isEmpty()) {
       nodeNames.addAll(buffers.unseen);
@@ -124,15 +126,29 @@ final class ExtenderJson {
     return node.asText();
   }
 
-  /** {@code [{"Host": name, "Score": n}, ...]}, streamed into {@code out}: thousands of entries, no tree needed. */
-  void priorities(Priorities priorities, OutputStream out) {
+  /**
+   * {@code [{"Host": name, "Score": n}, ...]}, streamed into {@code out}: thousands of entries, no tree needed.
+   *
+   * @param encodedHosts the hosts already encoded as JSON strings, in the same order (the names the
+   *     request's parse resolved, {@link CallBuffers#encodedNames}), copied instead of encoding each
+   *     name again (a null entry: that host's String is encoded); null to encode every host
+   */
+  void priorities(Priorities priorities, List<SerializedString> encodedHosts, OutputStream out) {
     List<String> hosts = priorities.hosts();
+    if (encodedHosts != null && encodedHosts.size() != hosts.size()) {
+      throw new IllegalArgumentException("%d hosts but %d encoded".formatted(hosts.size(), encodedHosts.size()));
+    }
     try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
       json.writeStartArray();
       for (int i = 0; i < hosts.size(); i++) {
         json.writeStartObject();
         json.writeFieldName(HOST);
-        json.writeString(hosts.get(i));
+        SerializedString encoded = encodedHosts == null ? null : encodedHosts.get(i);
+        if (encoded != null) {
+          json.writeString(encoded);
+        } else {
+          json.writeString(hosts.get(i));
+        }
         json.writeFieldName(SCORE);
         json.writeNumber(priorities.scores()[i]);
         json.writeEndObject();

@@ -38,7 +38,9 @@ public final class ExtenderVerbs {
   public void prioritize(InputStream body, AnswerSink answer) {
     CallBuffers call = buffers.take();
     try {
-      json.priorities(extender.prioritize(json.parseArgs(read(body, call), call), call), call.answer);
+      Priorities priorities = extender.prioritize(json.parseArgs(read(body, call), call), call);
+      // the hosts are the request's names as parsed (NodeNames) when the list is the call's own
+      json.priorities(priorities, priorities.hosts() == call.names ? call.encodedNames : null, call.answer);
       call.answer.sendTo(answer);
     } finally {
       buffers.give(call);

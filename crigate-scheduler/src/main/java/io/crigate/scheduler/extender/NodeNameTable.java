@@ -1,5 +1,12 @@
 package io.crigate.scheduler.extender;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.io.SerializedString;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -17,30 +24,83 @@ import java.util.List;
  * or, when the table would pass half full, into a larger copy ({@link #addAll}). A reader that misses
  * a name just added reads it as a new String, which the maps still find by equality. The table is
  * bounded: when node churn fills it, it starts over with the names of the current request.
+ *
+ * <p>Each name is kept three ways ({@link Name}): the String the maps key on, its characters, which
+ * a lookup compares against the parser's in one bulk comparison, and its JSON string literal encoded
+ * once, which a prioritize answer copies for each host instead of encoding the name again.
  */
 final class NodeNameTable {
+
+  private static final JsonFactory JSON = new JsonFactory();
+
+  /** A node name as the extender keeps it: its String, its characters and its JSON encoding. */
+  static final class Name {
+    private final String string;
+    private final char[] chars;
+    private final int hash;
+    private final SerializedString json;
+
+    Name(String string) {
+      this.string = string;
+      this.chars = string.toCharArray();
+      this.hash = string.hashCode();
+      this.json = encoded(string);
+    }
+
+    /**
+     * The name's JSON literal encoded now, not by each answer; null in the rare case where Jackson's
+     * {@link SerializedString} would encode it differently from the generator writing the String
+     * (characters outside the BMP: the generator escapes each surrogate, the encoder writes 4 UTF-8
+     * bytes), so that the answer's bytes never depend on which of the two wrote a host.
+     */
+    private static SerializedString encoded(String string) {
+      SerializedString json = new SerializedString(string);
+      ByteArrayOutputStream written = new ByteArrayOutputStream(string.length() + 2);
+      try (JsonGenerator generator = JSON.createGenerator(written)) {
+        generator.writeString(string);
+      } catch (IOException e) {
+        throw new UncheckedIOException("writing to memory cannot fail", e);
+      }
+      byte[] quoted = written.toByteArray();
+      return Arrays.equals(json.asQuotedUTF8(), 0, json.asQuotedUTF8().length, quoted, 1, quoted.length - 1) ? json : null;
+    }
+
+    /** The String the index and the loads key on. */
+    String string() {
+      return string;
+    }
+
+    /** The name as a JSON string's contents, UTF-8 and escaped, encoded once; null when the answer must encode the String. */
+    SerializedString json() {
+      return json;
+    }
+
+    private boolean matches(char[] other, int offset, int length) {
+      return chars.length == length && Arrays.equals(chars, 0, length, other, offset, offset + length);
+    }
+  }
 
   /** Far above the 5,000 nodes a Kubernetes cluster supports; a name is ~100 bytes with its String. */
   static final int MAX_NAMES = 1 << 16;
 
   /** Open addressing, linear probing, at most half full; null marks a free slot. */
-  private volatile String[] slots = new String[16];
+  private volatile Name[] slots = new Name[16];
   private int count;
 
-  /** The String of the name in {@code chars[offset..offset+length)}, or null when the table has not seen it. */
-  String find(char[] chars, int offset, int length) {
+  /** The name in {@code chars[offset..offset+length)} as the table keeps it, or null when the table has not seen it. */
+  Name find(char[] chars, int offset, int length) {
     int hash = 0;
     for (int i = offset; i < offset + length; i++) {
       hash = 31 * hash + chars[i]; // String.hashCode()'s function, so stored names compare by their cached hash
     }
-    String[] table = slots;
+    Name[] table = slots;
     int mask = table.length - 1;
     for (int slot = spread(hash) & mask; ; slot = (slot + 1) & mask) {
-      String name = table[slot];
+      Name name = table[slot];
       if (name == null) {
         return null;
       }
-      if (name.hashCode() == hash && matches(name, chars, offset, length)) {
+      if (name.hash == hash && name.matches(chars, offset, length)) {
         return name;
       }
     }
@@ -49,11 +109,11 @@ final class NodeNameTable {
   /** The String the table keeps for {@code name}, which is added first if the table has not seen it. */
   String intern(String name) {
     char[] chars = name.toCharArray();
-    String kept = find(chars, 0, chars.length);
+    Name kept = find(chars, 0, chars.length);
     if (kept != null) {
-      return kept;
+      return kept.string;
     }
-    addAll(List.of(name));
+    addAll(List.of(new Name(name)));
     return name;
   }
 
@@ -64,22 +124,22 @@ final class NodeNameTable {
    * name's probe run. Only growth copies, into a table twice as large, so interning a cluster's
    * nodes one by one (as {@link LayerIndex} does while the informer syncs) costs no copy per name.
    */
-  synchronized void addAll(List<String> names) {
-    String[] table = slots;
+  synchronized void addAll(List<Name> names) {
+    Name[] table = slots;
     if (count + names.size() > MAX_NAMES) {
-      table = new String[capacity(names.size())];
+      table = new Name[capacity(names.size())];
       count = 0;
     } else if (2 * (count + names.size()) > table.length) {
-      String[] old = table;
-      table = new String[capacity(count + names.size())];
+      Name[] old = table;
+      table = new Name[capacity(count + names.size())];
       count = 0;
-      for (String name : old) {
+      for (Name name : old) {
         if (name != null) {
           insert(table, name);
         }
       }
     }
-    for (String name : names) {
+    for (Name name : names) {
       insert(table, name);
     }
     slots = table;
@@ -94,15 +154,15 @@ final class NodeNameTable {
     return count;
   }
 
-  private void insert(String[] table, String name) {
+  private void insert(Name[] table, Name name) {
     int mask = table.length - 1;
-    for (int slot = spread(name.hashCode()) & mask; ; slot = (slot + 1) & mask) {
+    for (int slot = spread(name.hash) & mask; ; slot = (slot + 1) & mask) {
       if (table[slot] == null) {
         table[slot] = name;
         count++;
         return;
       }
-      if (table[slot].equals(name)) {
+      if (table[slot].string.equals(name.string)) {
         return;
       }
     }
@@ -110,17 +170,5 @@ final class NodeNameTable {
 
   private static int spread(int hash) {
     return hash ^ (hash >>> 16);
-  }
-
-  private static boolean matches(String name, char[] chars, int offset, int length) {
-    if (name.length() != length) {
-      return false;
-    }
-    for (int i = 0; i < length; i++) {
-      if (name.charAt(i) != chars[offset + i]) {
-        return false;
-      }
-    }
-    return true;
   }
 }

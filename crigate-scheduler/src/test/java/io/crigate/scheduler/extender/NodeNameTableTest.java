@@ -13,15 +13,24 @@ class NodeNameTableTest {
       .mapToObj(i -> "ip-10-0-%02d-%02d.eu-west-1.compute.internal".formatted(i / 100, i % 100)).toList();
 
   static String find(NodeNameTable table, String name) {
+    NodeNameTable.Name kept = entry(table, name);
+    return kept == null ? null : kept.string();
+  }
+
+  static NodeNameTable.Name entry(NodeNameTable table, String name) {
     char[] padded = ("[\"" + name + "\"]").toCharArray(); // as in the parser's buffer: the name at an offset
     return table.find(padded, 2, name.length());
+  }
+
+  static List<NodeNameTable.Name> kept(List<String> names) {
+    return names.stream().map(NodeNameTable.Name::new).toList();
   }
 
   @Test
   void findsEachAddedNameAsTheStringItKeeps() {
     NodeNameTable table = new NodeNameTable();
-    table.addAll(names.subList(0, 2500));
-    table.addAll(names.subList(2000, 5000)); // overlaps: kept once
+    table.addAll(kept(names.subList(0, 2500)));
+    table.addAll(kept(names.subList(2000, 5000))); // overlaps: kept once
     assertThat(table.size()).isEqualTo(5000);
     for (String name : names) {
       assertThat(find(table, new String(name))).as(name).isSameAs(name);
@@ -31,7 +40,7 @@ class NodeNameTableTest {
   @Test
   void aNameNotAddedIsNotFoundHoweverCloseToOneThatIs() {
     NodeNameTable table = new NodeNameTable();
-    table.addAll(names.subList(0, 4000));
+    table.addAll(kept(names.subList(0, 4000)));
     for (String name : names.subList(4000, 5000)) {
       assertThat(find(table, name)).as(name).isNull();
     }
@@ -42,8 +51,8 @@ class NodeNameTableTest {
   @Test
   void whenFullItStartsOverWithTheNewNames() {
     NodeNameTable table = new NodeNameTable();
-    table.addAll(IntStream.range(0, NodeNameTable.MAX_NAMES - 10).mapToObj(i -> "old-" + i).toList());
-    table.addAll(names.subList(0, 100));
+    table.addAll(kept(IntStream.range(0, NodeNameTable.MAX_NAMES - 10).mapToObj(i -> "old-" + i).toList()));
+    table.addAll(kept(names.subList(0, 100)));
     assertThat(table.size()).isEqualTo(100);
     assertThat(find(table, "old-1")).isNull();
     assertThat(find(table, names.get(99))).isSameAs(names.get(99));
@@ -52,7 +61,7 @@ class NodeNameTableTest {
   @Test
   void internKeepsTheFirstStringOfAName() {
     NodeNameTable table = new NodeNameTable();
-    table.addAll(names.subList(0, 10));
+    table.addAll(kept(names.subList(0, 10)));
     assertThat(table.intern(new String(names.get(3)))).isSameAs(names.get(3));
     String added = new String("node-not-seen");
     assertThat(table.intern(added)).isSameAs(added);
@@ -70,6 +79,27 @@ class NodeNameTableTest {
     assertThat(table.size()).isEqualTo(names.size());
     for (String name : names) {
       assertThat(find(table, name)).as(name).isSameAs(name);
+    }
+  }
+
+  /**
+   * Each kept name carries its JSON literal, encoded as Jackson's generator encodes the String,
+   * escapes included; a name the two encoders would write differently (outside the BMP) carries none.
+   */
+  @Test
+  void eachNameKeepsItsJsonEncoding() throws Exception {
+    var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+    List<String> odd = List.of("node-\"quoted\"", "back\\slash", "tab\there", "nul\u0000end", "nœud-é", "plain");
+    NodeNameTable table = new NodeNameTable();
+    table.addAll(kept(odd));
+    table.addAll(kept(List.of("node-\uD83D\uDE80")));
+    assertThat(entry(table, "node-\uD83D\uDE80").json()).isNull();
+    for (String name : odd) {
+      NodeNameTable.Name kept = entry(table, name);
+      byte[] quoted = mapper.writeValueAsBytes(name);
+      assertThat(kept.json().asQuotedUTF8()).as(name)
+          .isEqualTo(java.util.Arrays.copyOfRange(quoted, 1, quoted.length - 1));
+      assertThat(kept.json().getValue()).isSameAs(kept.string());
     }
   }
 }
