@@ -95,7 +95,32 @@ class SeedArgumentsTest {
     assertThat(line.crigateArgs()).containsExactly("--dump-file", "/tmp/cri.dump");
     assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("reset,full:.*");
     assertThat(line.settings().at("/policy/active").asText()).isEqualTo("none");
+    // no --relay-socket: crigate listens where CRI Resource Manager would, the README's kubelet socket
+    assertThat(line.settings().get("socket").asText()).isEqualTo("/var/run/cri-relay.sock");
     assertThat(line.findings()).allMatch(f -> f.outcome() == Outcome.MAPPED);
+  }
+
+  @Test
+  void multiCriWithoutSocketPathListensOnMultiCrisDefault() {
+    // multi-cri's option list: --socket-path (default "/var/run/multicri.sock")
+    SeedCommandLine line = translate("-v", "3", "--remote-runtime-endpoints", "default:/var/run/dockershim.sock");
+
+    assertThat(line.settings().get("socket").asText()).isEqualTo("/var/run/multicri.sock");
+  }
+
+  @Test
+  void anExplicitSocketWinsOverTheSeedsDefault() throws Exception {
+    SeedCommandLine criRm = translate("-policy", "null", "--socket", "/run/x.sock");
+    SeedCommandLine multiCri = translate("-v", "3", "--socket=/run/y.sock");
+    Path config = Files.writeString(dir.resolve("crigate.yaml"), "socket: /run/z.sock\n");
+    SeedCommandLine withConfig = translate("-policy", "null", "--config", config.toString());
+    SeedCommandLine relay = translate("-policy", "null", "--relay-socket", "/run/relay.sock");
+
+    assertThat(criRm.settings().has("socket")).isFalse();
+    assertThat(criRm.crigateArgs()).containsExactly("--socket", "/run/x.sock");
+    assertThat(multiCri.settings().has("socket")).isFalse();
+    assertThat(withConfig.settings().has("socket")).isFalse();
+    assertThat(relay.settings().get("socket").asText()).isEqualTo("/run/relay.sock");
   }
 
   @Test
