@@ -47,6 +47,27 @@ class SeedArgumentsTest {
   }
 
   @Test
+  void multiCriSystemdUnitExampleWithAdapterNameSlurm() {
+    // the unit's ExecStart with --adapter-name slurm (seed 000: "configure it by setting the --adapter-name variable")
+    SeedCommandLine line = SeedArguments.translate(List.of("-v", "3", "--socket-path", "/var/run/multi-cri.sock",
+        "--remote-runtime-endpoints", "default:/var/run/dockershim.sock", "--adapter-name", "slurm"), ENV);
+
+    assertThat(line.settings().at("/backends/0/type").asText()).isEqualTo("slurm");
+    assertThat(line.settings().at("/backends/0/handlers/0").asText()).isEqualTo("multicri");
+    assertThat(line.settings().withArray("backends")).hasSize(1);
+    assertThat(line.with(Outcome.REFUSED)).isEmpty();
+  }
+
+  @Test
+  void anAdapterCrigateLacksIsRefusedNamingIt() {
+    SeedCommandLine line = translate("--socket-path", "/var/run/multi-cri.sock", "--adapter-name", "kubernetes");
+
+    assertThat(settings(line, Outcome.REFUSED)).containsExactly("--adapter-name kubernetes");
+    assertThat(line.with(Outcome.REFUSED).get(0).detail()).contains("multi-cri has no adapter 'kubernetes'");
+    assertThat(line.settings().has("backends")).isFalse();
+  }
+
+  @Test
   void multiCriDocumentedFlagsMapOrWarn() {
     SeedCommandLine line = translate("--root-dir", "/var/lib/multi-cri", "--stream-addr", "127.0.0.1",
         "--stream-port", "10010", "--sandbox-image", "gcr.io/google_containers/pause:3.0", "--adapter-name", "slurm",
