@@ -50,6 +50,8 @@ class MigrateCommandTest {
     assertThat(yaml.at("/dump/file").asText()).isEqualTo("/tmp/cri.dump");
     // no --runtime-socket: CRI Resource Manager relays to dockershim, so crigate's default backend does too
     assertThat(yaml.at("/backends/0/endpoint").asText()).isEqualTo("/var/run/dockershim.sock");
+    // nor --relay-socket: crigate listens where CRI Resource Manager did, the socket the README's kubelet names
+    assertThat(yaml.get("socket").asText()).isEqualTo("/var/run/cri-relay.sock");
     // what migrate prints is a configuration crigate accepts as is
     Path file = Files.writeString(dir.resolve("crigate.yaml"), out.toString());
     GatewayConfig config = ConfigLoader.load(new ConfigFlags(file.toString(), null, null, null, null, null, null, null, null));

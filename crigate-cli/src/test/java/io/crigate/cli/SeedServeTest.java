@@ -54,4 +54,16 @@ class SeedServeTest {
     assertThat(exit).isEqualTo(ServeCommand.EXIT_BAD_CONFIG);
     assertThat(err.toString()).contains("policy.reservedCpus: 'lots' is not a CPU quantity");
   }
+
+  @Test
+  void criRmsDashHAndVirtualKubeletsDashDashHelpPrintUsage() {
+    // cri-resmgr -h (seed 001) as crigate serve -h; vk --help (seed 002) as crigate virtual-node --help
+    assertThat(run("serve", "-h")).isZero();
+    assertThat(out.toString()).contains("Usage:").contains("serve").contains("--socket=PATH");
+    out.getBuffer().setLength(0);
+
+    assertThat(run("virtual-node", "--help")).isZero();
+    assertThat(out.toString()).contains("Usage:").contains("virtual-node").contains("--api-url");
+    assertThat(err.toString()).isEmpty();
+  }
 }

@@ -40,14 +40,19 @@ class SeedCommandLineIT {
 
   @Test
   void multiCriUnitCommandLineServesWithOneWarningPerMeaninglessFlag() throws Exception {
-    // multi-cri -v 3 --socket-path … --remote-runtime-endpoints default:… plus --enable-pod-persistence
-    try (Served served = serve(Map.of("CRI_SLURM_MOUNT_PATH", work.resolve("slurm").toString()), "-v", "3",
+    // the unit's Environment=CRI_SLURM_BUILD_IN_CLUSTER=true and its ExecStart, multi-cri -v 3 --socket-path …
+    // --remote-runtime-endpoints default:…, plus --enable-pod-persistence
+    try (Served served = serve(Map.of("CRI_SLURM_MOUNT_PATH", work.resolve("slurm").toString(),
+        "CRI_SLURM_BUILD_IN_CLUSTER", "true"), "-v", "3",
         "--socket-path", work.resolve("crigate.sock").toString(), "--root-dir", work.resolve("state").toString(),
         "--remote-runtime-endpoints", "default:" + infra.containerdA(), "--enable-pod-persistence")) {
       assertThat(served.cri.runtime().version(VersionRequest.getDefaultInstance()).getRuntimeName()).isNotEmpty();
       assertThat(Files.readAllLines(served.log)).filteredOn(line -> line.contains("warning"))
           .containsExactly("crigate serve: warning: --enable-pod-persistence: always on: crigate keeps pods and "
-              + "containers in its ownership database under the state directory");
+              + "containers in its ownership database under the state directory",
+              "crigate serve: warning: CRI_SLURM_BUILD_IN_CLUSTER: crigate's slurm backend runs images with the "
+              + "configured runner (apptainer, singularity, enroot, podman) where the job runs; there is no separate "
+              + "image build");
     }
   }
 

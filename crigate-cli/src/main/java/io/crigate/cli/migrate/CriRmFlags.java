@@ -16,6 +16,9 @@ final class CriRmFlags {
   /** Where CRI Resource Manager relays to when --runtime-socket is not given: dockershim. */
   static final String DEFAULT_RUNTIME_SOCKET = "/var/run/dockershim.sock";
 
+  /** Where CRI Resource Manager listens for the kubelet when --relay-socket is not given. */
+  static final String DEFAULT_RELAY_SOCKET = "/var/run/cri-relay.sock";
+
   private CriRmFlags() {}
 
   static List<SeedFlag> all() {

@@ -8,6 +8,8 @@ import java.util.List;
 final class MultiCriFlags {
 
   static final String HANDLER = "multicri";
+  /** Where multi-cri listens when --socket-path is not given (its README's option list). */
+  static final String DEFAULT_SOCKET = "/var/run/multicri.sock";
 
   private static final String LOG_FILES_REFUSED = "crigate writes its log to standard error only; under systemd the "
       + "journal keeps it, otherwise redirect standard error to the file";

@@ -42,8 +42,26 @@ public final class SeedArguments {
     if (t.criRm && !t.runtimeGiven && !crigateBackends) {
       CriRmFlags.runtime("--runtime-socket (CRI Resource Manager's default)", CriRmFlags.DEFAULT_RUNTIME_SOCKET, t);
     }
+    defaultSocket(t);
     return new SeedCommandLine(t.replacementCommand == null ? List.copyOf(t.crigateArgs) : t.replacementCommand,
         t.replacementCommand != null, t.settings, t.findings.all());
+  }
+
+  /**
+   * The seed's own listening socket when the command line names none: the kubelet of a migrated node
+   * still points at it. Crigate's {@code --socket}, or a crigate config file (which may set
+   * {@code socket}), keeps crigate's default instead.
+   */
+  private static void defaultSocket(Translation t) {
+    boolean crigateSocket = t.crigateArgs.stream().anyMatch(a -> a.startsWith("--socket") || a.startsWith("--config"));
+    if (t.settings.has("socket") || crigateSocket) {
+      return;
+    }
+    if (t.criRm) {
+      t.map("--relay-socket (CRI Resource Manager's default)", "socket", CriRmFlags.DEFAULT_RELAY_SOCKET);
+    } else if (t.multiCri) {
+      t.map("--socket-path (multi-cri's default)", "socket", MultiCriFlags.DEFAULT_SOCKET);
+    }
   }
 
   /** Handles {@code args[i]} (and its value); returns the index of the last argument used. */

@@ -47,6 +47,27 @@ class SeedArgumentsTest {
   }
 
   @Test
+  void multiCriSystemdUnitExampleWithAdapterNameSlurm() {
+    // the unit's ExecStart with --adapter-name slurm (seed 000: "configure it by setting the --adapter-name variable")
+    SeedCommandLine line = SeedArguments.translate(List.of("-v", "3", "--socket-path", "/var/run/multi-cri.sock",
+        "--remote-runtime-endpoints", "default:/var/run/dockershim.sock", "--adapter-name", "slurm"), ENV);
+
+    assertThat(line.settings().at("/backends/0/type").asText()).isEqualTo("slurm");
+    assertThat(line.settings().at("/backends/0/handlers/0").asText()).isEqualTo("multicri");
+    assertThat(line.settings().withArray("backends")).hasSize(1);
+    assertThat(line.with(Outcome.REFUSED)).isEmpty();
+  }
+
+  @Test
+  void anAdapterCrigateLacksIsRefusedNamingIt() {
+    SeedCommandLine line = translate("--socket-path", "/var/run/multi-cri.sock", "--adapter-name", "kubernetes");
+
+    assertThat(settings(line, Outcome.REFUSED)).containsExactly("--adapter-name kubernetes");
+    assertThat(line.with(Outcome.REFUSED).get(0).detail()).contains("multi-cri has no adapter 'kubernetes'");
+    assertThat(line.settings().has("backends")).isFalse();
+  }
+
+  @Test
   void multiCriDocumentedFlagsMapOrWarn() {
     SeedCommandLine line = translate("--root-dir", "/var/lib/multi-cri", "--stream-addr", "127.0.0.1",
         "--stream-port", "10010", "--sandbox-image", "gcr.io/google_containers/pause:3.0", "--adapter-name", "slurm",
@@ -95,7 +116,32 @@ class SeedArgumentsTest {
     assertThat(line.crigateArgs()).containsExactly("--dump-file", "/tmp/cri.dump");
     assertThat(line.settings().at("/dump/rules").asText()).isEqualTo("reset,full:.*");
     assertThat(line.settings().at("/policy/active").asText()).isEqualTo("none");
+    // no --relay-socket: crigate listens where CRI Resource Manager would, the README's kubelet socket
+    assertThat(line.settings().get("socket").asText()).isEqualTo("/var/run/cri-relay.sock");
     assertThat(line.findings()).allMatch(f -> f.outcome() == Outcome.MAPPED);
+  }
+
+  @Test
+  void multiCriWithoutSocketPathListensOnMultiCrisDefault() {
+    // multi-cri's option list: --socket-path (default "/var/run/multicri.sock")
+    SeedCommandLine line = translate("-v", "3", "--remote-runtime-endpoints", "default:/var/run/dockershim.sock");
+
+    assertThat(line.settings().get("socket").asText()).isEqualTo("/var/run/multicri.sock");
+  }
+
+  @Test
+  void anExplicitSocketWinsOverTheSeedsDefault() throws Exception {
+    SeedCommandLine criRm = translate("-policy", "null", "--socket", "/run/x.sock");
+    SeedCommandLine multiCri = translate("-v", "3", "--socket=/run/y.sock");
+    Path config = Files.writeString(dir.resolve("crigate.yaml"), "socket: /run/z.sock\n");
+    SeedCommandLine withConfig = translate("-policy", "null", "--config", config.toString());
+    SeedCommandLine relay = translate("-policy", "null", "--relay-socket", "/run/relay.sock");
+
+    assertThat(criRm.settings().has("socket")).isFalse();
+    assertThat(criRm.crigateArgs()).containsExactly("--socket", "/run/x.sock");
+    assertThat(multiCri.settings().has("socket")).isFalse();
+    assertThat(withConfig.settings().has("socket")).isFalse();
+    assertThat(relay.settings().get("socket").asText()).isEqualTo("/run/relay.sock");
   }
 
   @Test

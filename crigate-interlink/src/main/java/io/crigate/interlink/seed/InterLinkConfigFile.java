@@ -31,8 +31,17 @@ public record InterLinkConfigFile(Path path, String interlinkUrl, String interli
     String commandPrefix, boolean getConfigMapsOrSecretsSet, boolean tsocks, String tsocksPath, String tsocksConfig,
     String tsocksLoginNode) {
 
-  /** Where interLink looked when {@code INTERLINKCONFIGPATH} was not set. */
+  /** Where interLink's code looked when {@code INTERLINKCONFIGPATH} was not set. */
   public static final Path DEFAULT_PATH = Path.of("/etc/interlink/InterLinkConfig.yaml");
+  /** The default interLink's README gives for {@code INTERLINKCONFIGPATH}, relative to the working directory. */
+  public static final Path README_DEFAULT_PATH = Path.of("kustomizations", "InterLinkConfig.yaml");
+  /** Tried in this order when {@code INTERLINKCONFIGPATH} is not set; the first that exists is read. */
+  public static final List<Path> DEFAULT_PATHS = List.of(DEFAULT_PATH, README_DEFAULT_PATH);
+  /** The key interLink reads for its API port; its README spells it {@code InterLinkPort}, which is taken too. */
+  static final String PORT_KEY = "InterlinkPort";
+  static final String README_PORT_KEY = "InterLinkPort";
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InterLinkConfigFile.class);
   public static final String PATH_VARIABLE = "INTERLINKCONFIGPATH";
 
   /** The keys interLink's config struct reads (its yaml tags, and the untagged {@code sidecarport}). */
@@ -53,9 +62,20 @@ public record InterLinkConfigFile(Path path, String interlinkUrl, String interli
    *     key or variable has a value interLink would also have refused
    */
   public static Optional<InterLinkConfigFile> fromEnvironment(Map<String, String> env) {
+    return fromEnvironment(env, DEFAULT_PATHS);
+  }
+
+  /** As {@link #fromEnvironment(Map)}, trying {@code defaults} in order when the variable is not set. */
+  static Optional<InterLinkConfigFile> fromEnvironment(Map<String, String> env, List<Path> defaults) {
     String named = env.get(PATH_VARIABLE);
     if (named == null || named.isEmpty()) {
-      return Files.isRegularFile(DEFAULT_PATH) ? Optional.of(load(DEFAULT_PATH, env)) : Optional.empty();
+      Optional<Path> found = defaults.stream().filter(Files::isRegularFile).findFirst();
+      if (found.isEmpty()) {
+        LOG.info("interLink config: {} not set and none of {} exists; reading none", PATH_VARIABLE, defaults);
+        return Optional.empty();
+      }
+      LOG.info("interLink config: read {} ({} not set; tried {} in this order)", found.get(), PATH_VARIABLE, defaults);
+      return Optional.of(load(found.get(), env));
     }
     Path path = Path.of(named);
     if (!Files.isRegularFile(path)) {
@@ -76,6 +96,15 @@ public record InterLinkConfigFile(Path path, String interlinkUrl, String interli
     }
     if (!yaml.isObject()) {
       throw invalid("%s: expected interLink's keys (InterlinkURL, SidecarURL, ...), found %s".formatted(path, yaml.getNodeType()));
+    }
+    if (yaml.has(README_PORT_KEY)) {
+      if (yaml.has(PORT_KEY)) {
+        throw invalid("%s: both %s and %s are given; they are one key (the API port), keep one"
+            .formatted(path, PORT_KEY, README_PORT_KEY));
+      }
+      com.fasterxml.jackson.databind.node.ObjectNode renamed = ((com.fasterxml.jackson.databind.node.ObjectNode) yaml).deepCopy();
+      renamed.set(PORT_KEY, renamed.remove(README_PORT_KEY));
+      yaml = renamed;
     }
     for (String key : (Iterable<String>) yaml::fieldNames) {
       if (!KEYS.contains(key)) {

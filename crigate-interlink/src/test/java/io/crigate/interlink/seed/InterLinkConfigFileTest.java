@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,6 +107,41 @@ class InterLinkConfigFileTest {
     assertThatThrownBy(() -> load(SEED + "\nInterlinkUrl: \"http://typo\""))
         .isInstanceOf(CrigateException.InvalidArgument.class)
         .hasMessageContaining("unknown key 'InterlinkUrl'").hasMessageContaining("InterlinkURL");
+  }
+
+  @Test
+  void theReadmesInterLinkPortSpellingSetTo8080IsTheApiPortAndBothSpellingsAreRefused() throws IOException {
+    // "set the InterLinkPort field to 8080" (seed 002, Authentication)
+    String readme = SEED.replace("InterlinkPort: \"3000\"", "InterLinkPort: 8080");
+    assertThat(readme).contains("InterLinkPort: 8080").doesNotContain("InterlinkPort");
+
+    InterLinkConfigFile file = load(readme);
+
+    assertThat(file.interlinkPort()).isEqualTo("8080");
+    assertThat(file.apiUrl()).isEqualTo("http://localhost:8080");
+    assertThat(file.apiListen()).isEqualTo("0.0.0.0:8080");
+    assertThatThrownBy(() -> load(SEED + "\nInterLinkPort: 8080"))
+        .isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining("both InterlinkPort and InterLinkPort are given");
+  }
+
+  @Test
+  void withoutThePathVariableTheCodesDefaultThenTheReadmesDefaultIsRead() throws IOException {
+    Path etc = tmp.resolve("etc/InterLinkConfig.yaml");
+    Path kustomizations = Files.createDirectories(tmp.resolve("kustomizations")).resolve("InterLinkConfig.yaml");
+    List<Path> defaults = List.of(etc, kustomizations);
+    Files.writeString(kustomizations, SEED.replace("\"3000\"", "\"3001\""));
+
+    assertThat(InterLinkConfigFile.fromEnvironment(Map.of(), defaults).orElseThrow().interlinkPort()).isEqualTo("3001");
+
+    Files.createDirectories(etc.getParent());
+    Files.writeString(etc, SEED);
+    InterLinkConfigFile first = InterLinkConfigFile.fromEnvironment(Map.of(), defaults).orElseThrow();
+    assertThat(first.path()).isEqualTo(etc);
+    assertThat(first.interlinkPort()).isEqualTo("3000");
+    assertThat(InterLinkConfigFile.fromEnvironment(Map.of(), List.of(tmp.resolve("none.yaml")))).isEmpty();
+    assertThat(InterLinkConfigFile.DEFAULT_PATHS).containsExactly(Path.of("/etc/interlink/InterLinkConfig.yaml"),
+        Path.of("kustomizations/InterLinkConfig.yaml"));
   }
 
   @Test
