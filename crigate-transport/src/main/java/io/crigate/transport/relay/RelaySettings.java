@@ -1,5 +1,7 @@
 package io.crigate.transport.relay;
 
+import io.netty.handler.codec.http2.Http2Settings;
+
 /** The HTTP/2 settings both ends of a relay announce. */
 final class RelaySettings {
 
@@ -7,4 +9,8 @@ final class RelaySettings {
   static final int INITIAL_WINDOW_BYTES = 1024 * 1024;
 
   private RelaySettings() {}
+
+  static Http2Settings settings() {
+    return Http2Settings.defaultSettings().initialWindowSize(INITIAL_WINDOW_BYTES);
+  }
 }

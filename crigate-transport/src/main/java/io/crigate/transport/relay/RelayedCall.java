@@ -255,8 +255,8 @@ final class RelayedCall {
     if (upstream != null) {
       upstream.cancel(upstreamStream);
     }
-    watch.ended(status, System.nanoTime() - startNanos); // as finish: before the caller's last frame
     caller.end(callerStream, responseStarted, status, description);
+    watch.ended(status, System.nanoTime() - startNanos);
   }
 
   /** The upstream ended the call; its last frame is written next. */

@@ -45,7 +45,7 @@ public final class StreamRelayServer implements AutoCloseable {
           @Override
           protected void initChannel(Channel connection) {
             connections.add(connection);
-            connection.pipeline().addLast(new CallerConnection(router, maxStreamsPerConnection, grace.toMillis()),
+            connection.pipeline().addLast(CallerConnection.create(router, maxStreamsPerConnection, grace.toMillis()),
                 CLIENT_ERRORS);
           }
         });

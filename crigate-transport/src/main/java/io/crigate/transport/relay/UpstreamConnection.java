@@ -1,8 +1,13 @@
 package io.crigate.transport.relay;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.http2.AbstractHttp2ConnectionHandlerBuilder;
+import io.netty.handler.codec.http2.Http2ConnectionDecoder;
+import io.netty.handler.codec.http2.Http2ConnectionEncoder;
 import io.netty.handler.codec.http2.Http2Error;
 import io.netty.handler.codec.http2.Http2Headers;
+import io.netty.handler.codec.http2.Http2Settings;
 import io.netty.util.collection.IntObjectHashMap;
 import io.netty.util.collection.IntObjectMap;
 
@@ -10,17 +15,21 @@ import io.netty.util.collection.IntObjectMap;
  * The relay's client end of one HTTP/2 connection to a gRPC server: streams are opened for
  * {@link RelayedCall}s, and what the server answers goes back to them.
  */
-final class UpstreamConnection extends FrameConnection {
-
-  /** Header lists of a server the relay chose itself (crigate's call server, a runtime): generous. */
-  private static final int MAX_UPSTREAM_HEADER_LIST_BYTES = 64 * 1024;
-  /** As Netty's HTTP/2 client: a server that went away gets this long to finish its open streams. */
-  private static final long GRACE_MILLIS = 30_000;
+final class UpstreamConnection extends RelayConnection {
 
   private final IntObjectMap<RelayedCall> calls = new IntObjectHashMap<>();
 
-  UpstreamConnection() {
-    super(false, Integer.MAX_VALUE, MAX_UPSTREAM_HEADER_LIST_BYTES, GRACE_MILLIS);
+  private UpstreamConnection(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
+    super(decoder, encoder, settings);
+  }
+
+  static UpstreamConnection create() {
+    return new Builder().build();
+  }
+
+  /** Whether new streams may be opened here: connected and not told to go away. */
+  boolean acceptsStreams() {
+    return !connection().goAwayReceived() && !connection().goAwaySent();
   }
 
   @Override
@@ -34,11 +43,11 @@ final class UpstreamConnection extends FrameConnection {
   /** Opens a stream for {@code call} on this connection's event loop, and tells the call its id. */
   void open(RelayedCall call) {
     onLoop(() -> {
-      if (!canOpenStream()) {
+      if (!acceptsStreams() || !connection().local().canOpenStream()) {
         call.notOpened(acceptsStreams() ? "too many concurrent calls" : "the connection is closing");
         return;
       }
-      int stream = openStream();
+      int stream = connection().local().incrementAndGetNextStreamId();
       if (stream < 0) {
         call.notOpened("stream ids exhausted on this connection");
         return;
@@ -56,36 +65,56 @@ final class UpstreamConnection extends FrameConnection {
     });
   }
 
-  @Override
-  void headersRead(int stream, Http2Headers headers, boolean endStream) {
-    RelayedCall call = callOf(stream, endStream);
-    if (call != null) {
-      call.responseHeaders(headers, endStream);
+  private final class Frames extends CallFrames {
+
+    @Override
+    public void onHeadersRead(ChannelHandlerContext ctx, int streamId, Http2Headers headers, int padding, boolean endStream) {
+      RelayedCall call = callOf(streamId, endStream);
+      if (call != null) {
+        call.responseHeaders(headers, endStream);
+      }
+    }
+
+    /** The stream's last frame: the call hears nothing more from here, not even the close. */
+    @Override
+    RelayedCall callOf(int stream, boolean endStream) {
+      return endStream ? calls.remove(stream) : calls.get(stream);
+    }
+
+    @Override
+    void pass(RelayedCall call, ByteBuf data, boolean endStream) {
+      call.responseData(data, endStream);
+    }
+
+    /** A server shutting down: its open streams may finish, then the connection closes; new ones go to a new connection. */
+    @Override
+    public void onGoAwayRead(ChannelHandlerContext ctx, int lastStreamId, long errorCode, ByteBuf debugData) {
+      ctx.channel().close(); // through this handler's own close, which waits for the open streams
+    }
+
+    @Override
+    public void onRstStreamRead(ChannelHandlerContext ctx, int streamId, long errorCode) {
+      RelayedCall call = calls.remove(streamId);
+      if (call != null) {
+        call.upstreamReset(errorCode);
+      }
     }
   }
 
-  /** The stream's last frame: the call hears nothing more from here, not even the close. */
-  @Override
-  RelayedCall callOf(int stream, boolean endStream) {
-    return endStream ? calls.remove(stream) : calls.get(stream);
-  }
+  private static final class Builder extends AbstractHttp2ConnectionHandlerBuilder<UpstreamConnection, Builder> {
 
-  @Override
-  void pass(RelayedCall call, ByteBuf data, boolean endStream) {
-    call.responseData(data, endStream);
-  }
+    @Override
+    protected UpstreamConnection build() {
+      server(false);
+      initialSettings(RelaySettings.settings());
+      return super.build();
+    }
 
-  /** A server shutting down: its open streams may finish, then the connection closes; new ones go to a new connection. */
-  @Override
-  void goAwayRead(int lastStream) {
-    closeGracefully();
-  }
-
-  @Override
-  void rstStreamRead(int stream, long errorCode) {
-    RelayedCall call = calls.remove(stream);
-    if (call != null) {
-      call.upstreamReset(errorCode);
+    @Override
+    protected UpstreamConnection build(Http2ConnectionDecoder decoder, Http2ConnectionEncoder encoder, Http2Settings settings) {
+      UpstreamConnection handler = new UpstreamConnection(decoder, encoder, settings);
+      frameListener(handler.new Frames());
+      return handler;
     }
   }
 }

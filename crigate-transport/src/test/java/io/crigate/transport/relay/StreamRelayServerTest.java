@@ -18,27 +18,18 @@ import io.grpc.netty.NettyServerBuilder;
 import io.grpc.stub.ClientCalls;
 import io.grpc.stub.ServerCalls;
 import io.grpc.stub.StreamObserver;
-import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
 import io.netty.channel.EventLoopGroup;
-import io.netty.handler.codec.http2.DefaultHttp2Headers;
 import io.netty.channel.epoll.EpollServerDomainSocketChannel;
 import io.netty.channel.unix.DomainSocketAddress;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.StandardProtocolFamily;
-import java.net.UnixDomainSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -235,73 +226,6 @@ class StreamRelayServerTest {
     assertThat(watch.endedOnceCounted(1)).containsExactly(Status.Code.UNAVAILABLE.value());
   }
 
-  @Test
-  void theWatchHearsOfTheEndBeforeTheCallerSeesIt() throws Exception {
-    watch.endDelayMillis = 200; // a watch slower than any client: its record must still come first
-
-    assertThat(ClientCalls.blockingUnaryCall(client.channel(), ECHO, CallOptions.DEFAULT, new byte[] {1})).hasSize(1);
-    assertThat(watch.ended).as("the upstream's ending").containsExactly(0);
-
-    assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(client.channel(), LARGE, CallOptions.DEFAULT, new byte[] {1}))
-        .isInstanceOf(StatusRuntimeException.class);
-    assertThat(watch.ended).as("the relay's own ending").containsExactly(0, Status.Code.RESOURCE_EXHAUSTED.value());
-  }
-
-  @Test
-  void aHeaderListOverTheAnnouncedLimitResetsOnlyItsStream() throws Exception {
-    try (RawHttp2Client raw = new RawHttp2Client(dir.resolve("relay.sock"), 1 << 20)) {
-      // x-small enters both HPACK tables with the refused block; the next request refers to it by index
-      raw.request(1, "/test.Relay/Echo", new DefaultHttp2Headers().add("x-small", "kept")
-          .add("x-large", "v".repeat(CallerConnection.MAX_HEADER_LIST_BYTES)), new byte[] {1});
-      raw.request(3, "/test.Relay/Echo", new DefaultHttp2Headers().add("x-small", "kept"), new byte[] {2, 3});
-
-      assertThat(raw.readUntil(frames -> frames.contains("trailers 3 grpc-status=0"), Duration.ofSeconds(20)))
-          .containsExactly("rst 1 1", "headers 3 :status=200", "trailers 3 grpc-status=0");
-      assertThat(raw.dataBytes).as("the echo of stream 3 with its prefix").isEqualTo(7);
-    }
-    assertThat(routed).containsExactly("/test.Relay/Echo 2");
-  }
-
-  @Test
-  void anUpstreamThatGoesAwayOrIsLostMidCallEndsItUnavailableWithTheWatchsReason() throws Exception {
-    for (boolean goAway : new boolean[] {true, false}) {
-      Path socket = dir.resolve(goAway ? "goaway.sock" : "lost.sock");
-      try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
-        server.bind(UnixDomainSocketAddress.of(socket));
-        upstream.close();
-        upstream = Http2Upstream.to(socket, eventLoops, Duration.ofSeconds(5));
-        CountDownLatch callEnded = new CountDownLatch(1);
-        CompletableFuture<Void> answered = CompletableFuture.runAsync(() -> {
-          try (SocketChannel peer = server.accept()) {
-            ByteBuffer request = ByteBuffer.allocate(4096);
-            peer.read(request); // the preface, settings and the call's first frames: the stream is open
-            if (goAway) {
-              // a server shutting down that never saw stream 1
-              ByteBuf frames = Unpooled.buffer();
-              FrameCodec.writeSettings(frames);
-              FrameCodec.writeGoAway(frames, 0, FrameCodec.NO_ERROR);
-              peer.write(frames.nioBuffer());
-              callEnded.await(30, TimeUnit.SECONDS); // and keeps the socket open: only GOAWAY ends the call
-            }
-          } catch (IOException | InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-        });
-
-        assertThatThrownBy(() -> ClientCalls.blockingUnaryCall(client.channel(), ECHO,
-            CallOptions.DEFAULT.withDeadlineAfter(10, TimeUnit.SECONDS), new byte[] {1}))
-            .as(goAway ? "GOAWAY" : "loss")
-            .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-              assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNAVAILABLE);
-              assertThat(e.getStatus().getDescription()).startsWith("lost: ");
-            });
-        callEnded.countDown();
-        answered.get(20, TimeUnit.SECONDS);
-      }
-    }
-    assertThat(watch.endedOnceCounted(2)).containsExactly(Status.Code.UNAVAILABLE.value(), Status.Code.UNAVAILABLE.value());
-  }
-
   /** Starts a call of the upstream method that never answers; its status lands in {@code statuses}. */
   private ClientCall<byte[], byte[]> hang(CallOptions options, List<Status> statuses, CountDownLatch closed) {
     ClientCall<byte[], byte[]> call = client.channel().newCall(HANG, options);
@@ -331,7 +255,6 @@ class StreamRelayServerTest {
   /** Records what the relay reports. */
   static final class Watch implements CallWatch {
     volatile long timeoutNanos;
-    volatile long endDelayMillis;
     final AtomicInteger timeouts = new AtomicInteger();
     final List<Integer> ended = new CopyOnWriteArrayList<>();
 
@@ -353,13 +276,6 @@ class StreamRelayServerTest {
 
     @Override
     public void ended(int grpcStatus, long nanos) {
-      if (endDelayMillis > 0) {
-        try {
-          Thread.sleep(endDelayMillis);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
       ended.add(grpcStatus);
     }
 
