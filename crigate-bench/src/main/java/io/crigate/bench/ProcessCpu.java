@@ -169,15 +169,8 @@ final class ProcessCpu {
   /** CPU time of {@code pid}'s threads per {@link JvmThreads} group, indexed by its ordinal. */
   static long[] nanosByThreadGroup(long pid) throws IOException {
     long[] total = new long[JvmThreads.values().length];
-    try (var tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-      for (Path task : tasks.toList()) {
-        try {
-          JvmThreads group = JvmThreads.of(Files.readString(task.resolve("comm")).strip());
-          total[group.ordinal()] += Long.parseLong(Files.readString(task.resolve("schedstat")).trim().split(" ")[0]);
-        } catch (IOException exited) {
-          // as above
-        }
-      }
+    for (ThreadCpu thread : threads(pid).values()) {
+      total[JvmThreads.of(thread.comm()).ordinal()] += thread.nanos();
     }
     return total;
   }
