@@ -89,22 +89,29 @@ class ExtenderRequestLimitTest {
   @Test
   void aBodyBeyondAnyLegalRequestIs413() throws Exception {
     for (var body : bodies(4 << 20)) {
-      try {
-        assertThat(HTTP.send(post(body), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).statusCode())
+      try (HttpClient fresh = HttpClient.newHttpClient()) {
+        assertThat(fresh.send(post(body), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)).statusCode())
             .as("body of 4 MiB, length %s", body.contentLength()).isEqualTo(413);
       } catch (IOException closedWhileSending) {
         // the refusal reached the client as the connection's end
       }
     }
-    // and the server is no worse for it
+    // and the server is no worse for it (on this class's shared client, which the refusals did not touch)
     assertThat(HTTP.send(post(HttpRequest.BodyPublishers.ofString("{")), HttpResponse.BodyHandlers.ofString()).statusCode())
         .isEqualTo(400);
   }
 
+  /**
+   * Each body on a connection of its own: the server closes a connection after refusing a body it
+   * did not read, and Java's client may already have put that connection back in its pool, so a
+   * second request on it sees the close (CI once read "header parser received no bytes").
+   */
   private static void assert413(int size) throws Exception {
     for (var body : bodies(size)) {
-      HttpResponse<String> response = HTTP.send(post(body), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-      assertThat(response.statusCode()).as("body of %d bytes, length %s", size, body.contentLength()).isEqualTo(413);
+      try (HttpClient fresh = HttpClient.newHttpClient()) {
+        HttpResponse<String> response = fresh.send(post(body), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        assertThat(response.statusCode()).as("body of %d bytes, length %s", size, body.contentLength()).isEqualTo(413);
+      }
     }
   }
 
