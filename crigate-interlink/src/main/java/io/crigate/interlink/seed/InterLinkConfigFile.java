@@ -2,6 +2,7 @@ package io.crigate.interlink.seed;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.crigate.spi.CrigateException;
 import java.io.IOException;
@@ -14,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The {@code InterLinkConfig.yaml} of interLink's first releases (Cloud-PG/interLink), which its
@@ -41,7 +44,7 @@ public record InterLinkConfigFile(Path path, String interlinkUrl, String interli
   static final String PORT_KEY = "InterlinkPort";
   static final String README_PORT_KEY = "InterLinkPort";
 
-  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(InterLinkConfigFile.class);
+  private static final Logger LOG = LoggerFactory.getLogger(InterLinkConfigFile.class);
   public static final String PATH_VARIABLE = "INTERLINKCONFIGPATH";
 
   /** The keys interLink's config struct reads (its yaml tags, and the untagged {@code sidecarport}). */
@@ -102,9 +105,8 @@ public record InterLinkConfigFile(Path path, String interlinkUrl, String interli
         throw invalid("%s: both %s and %s are given; they are one key (the API port), keep one"
             .formatted(path, PORT_KEY, README_PORT_KEY));
       }
-      com.fasterxml.jackson.databind.node.ObjectNode renamed = ((com.fasterxml.jackson.databind.node.ObjectNode) yaml).deepCopy();
-      renamed.set(PORT_KEY, renamed.remove(README_PORT_KEY));
-      yaml = renamed;
+      ObjectNode keys = (ObjectNode) yaml; // parsed just above: renaming in place touches nothing else
+      keys.set(PORT_KEY, keys.remove(README_PORT_KEY));
     }
     for (String key : (Iterable<String>) yaml::fieldNames) {
       if (!KEYS.contains(key)) {
