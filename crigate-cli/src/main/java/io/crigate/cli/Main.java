@@ -22,7 +22,7 @@ public final class Main {
       HooksReconcilerCommand::new, MigrateCommand::new);
 
   public static void main(String[] args) {
-    System.exit(SeedServe.execute(commandLine(args.length == 0 ? "" : args[0]), args, System.getenv()));
+    System.exit(SeedServe.execute(Main::commandLine, args, System.getenv()));
   }
 
   /** The full command tree; tests execute it without exiting the JVM. */
@@ -34,13 +34,14 @@ public final class Main {
    * The tree with only subcommand {@code first} when the command line names one, else the full tree.
    * picocli reflects over every subcommand it is given, and its classes predate what the JVM's class
    * cache can hold, so the full tree costs ~0.5 s at start: more than a tenth of the 5 s a runtime gives
-   * {@code nri-plugin} to register (docs/nri.md). {@code serve} keeps the full tree, as a seed command
-   * line may turn into another subcommand (SeedServe).
+   * {@code nri-plugin} to register (docs/nri.md), and a third of what a kubelet waits for {@code serve}
+   * after a restart (docs/benchmarks.md). A seed command line that turns {@code serve} into another
+   * subcommand gets that one's tree (SeedServe).
    */
   static CommandLine commandLine(String first) {
     List<Object> commands = SUBCOMMANDS.stream().map(Supplier::get).toList();
-    List<Object> named = first.equals("serve") ? List.of()
-        : commands.stream().filter(c -> c.getClass().getAnnotation(Command.class).name().equals(first)).toList();
+    List<Object> named =
+        commands.stream().filter(c -> c.getClass().getAnnotation(Command.class).name().equals(first)).toList();
     CommandLine cli = new CommandLine(new Main());
     (named.isEmpty() ? commands : named).forEach(cli::addSubcommand);
     cli.setParameterExceptionHandler(Main::usageError);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import picocli.CommandLine;
 
 /**
@@ -19,11 +20,17 @@ final class SeedServe {
 
   private SeedServe() {}
 
-  static int execute(CommandLine cli, String[] args, Map<String, String> environment) {
+  /**
+   * {@code commandLines} gives the command tree for a first argument ({@link Main#commandLine(String)}):
+   * a seed line that turns into another subcommand gets that subcommand's tree, so {@code serve} never
+   * builds the others.
+   */
+  static int execute(Function<String, CommandLine> commandLines, String[] args, Map<String, String> environment) {
     if (args.length == 0 || !args[0].equals("serve")) {
-      return cli.execute(args);
+      return commandLines.apply(args.length == 0 ? "" : args[0]).execute(args);
     }
     SeedCommandLine seed = SeedArguments.translate(Arrays.asList(args).subList(1, args.length), environment);
+    CommandLine cli = commandLines.apply("serve");
     CommandLine serve = cli.getSubcommands().get("serve");
     PrintWriter err = serve.getErr();
     seed.with(SeedFinding.Outcome.IGNORED).forEach(f -> err.println("crigate serve: warning: " + f.line()));
@@ -35,7 +42,8 @@ final class SeedServe {
     }
     err.flush();
     if (seed.replacesServe()) {
-      return cli.execute(seed.crigateArgs().toArray(String[]::new));
+      String[] replacement = seed.crigateArgs().toArray(String[]::new);
+      return commandLines.apply(replacement[0]).execute(replacement);
     }
     ((ServeCommand) serve.getCommand()).translated = seed.settings();
     List<String> crigateArgs = new ArrayList<>();

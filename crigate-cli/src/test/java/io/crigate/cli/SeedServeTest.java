@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -14,15 +16,23 @@ class SeedServeTest {
   final StringWriter out = new StringWriter();
   final StringWriter err = new StringWriter();
 
+  /** Subcommands whose tree was built, in order: a seed line must not cost serve the whole tree. */
+  final List<String> built = new ArrayList<>();
+
   int run(String... args) {
-    CommandLine cli = Main.commandLine();
+    return SeedServe.execute(this::commandLine, args, Map.of("HOME", "/home/jorge"));
+  }
+
+  CommandLine commandLine(String first) {
+    built.add(first);
+    CommandLine cli = Main.commandLine(first);
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
     cli.getSubcommands().values().forEach(sub -> {
       sub.setOut(new PrintWriter(out));
       sub.setErr(new PrintWriter(err));
     });
-    return SeedServe.execute(cli, args, Map.of("HOME", "/home/jorge"));
+    return cli;
   }
 
   @Test
@@ -43,6 +53,7 @@ class SeedServeTest {
 
     assertThat(exit).isZero();
     assertThat(out.toString()).contains("static-plus").contains("topology-aware");
+    assertThat(built).containsExactly("serve", "policies");
   }
 
   @Test
