@@ -51,6 +51,7 @@ final class Database implements AutoCloseable {
 
   /** {@code writeNanos} hears how long each {@link #write} took, commit included. */
   static Database open(Path file, LongConsumer writeNanos) {
+    SqliteNativeLibrary.useKeptCopy(file.toAbsolutePath().getParent().resolve("native"));
     try {
       Connection connection = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
       Database database = new Database(connection, file, writeNanos);
