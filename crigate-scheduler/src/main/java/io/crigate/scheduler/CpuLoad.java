@@ -1,14 +1,16 @@
 package io.crigate.scheduler;
 
 /**
- * A node's CPU as kube-scheduler's resource scores see it: the requests of the pods bound to it
- * (not yet the pod being scheduled) and its allocatable CPU. What {@link LayerLocality} weighs a
- * pull against.
+ * A node's load as kube-scheduler's resource scores see it: the CPU requests of the pods bound to
+ * it (not yet the pod being scheduled), its allocatable CPU, and how many pods those are. What
+ * {@link LayerLocality} weighs a pull against.
+ *
+ * @param pods the pods bound to the node and not ended, whatever they request
  */
-public record CpuLoad(long requestedMillis, long allocatableMillis) {
+public record CpuLoad(long requestedMillis, long allocatableMillis, int pods) {
 
   /** For a node whose requests or allocatable are not known (yet); {@link LayerLocality} then ignores its load. */
-  public static final CpuLoad UNKNOWN = new CpuLoad(0, 0);
+  public static final CpuLoad UNKNOWN = new CpuLoad(0, 0, 0);
 
   public boolean known() {
     return allocatableMillis > 0;
@@ -21,5 +23,13 @@ public record CpuLoad(long requestedMillis, long allocatableMillis) {
   /** The fraction of allocatable CPU requested once the pod is added. */
   public double utilizationWith(long podMillis) {
     return (double) (requestedMillis + podMillis) / allocatableMillis;
+  }
+
+  /**
+   * The fraction of allocatable CPU the node's pods, the new one included, would request if each
+   * requested {@code millisPerPod}: its pod count as a CPU utilization.
+   */
+  double podsAsUtilizationWith(double millisPerPod) {
+    return (pods + 1) * millisPerPod / allocatableMillis;
   }
 }

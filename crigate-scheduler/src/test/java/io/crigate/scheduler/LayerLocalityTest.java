@@ -105,8 +105,13 @@ class LayerLocalityTest {
         podCpuMillis, loads);
   }
 
+  /** No pod count known (0 everywhere): the load is the CPU alone. */
   static CpuLoad cpu(long requestedMillis) {
-    return new CpuLoad(requestedMillis, 8000);
+    return new CpuLoad(requestedMillis, 8000, 0);
+  }
+
+  static CpuLoad cpu(long requestedMillis, int pods) {
+    return new CpuLoad(requestedMillis, 8000, pods);
   }
 
   record LoadCase(String name, List<NodeLayers> candidates, long podCpuMillis, List<CpuLoad> loads, long[] expected) {
@@ -158,6 +163,38 @@ class LayerLocalityTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("loadCases")
   void loadDecidesWhichNodesAreAlternatives(LoadCase c) {
+    assertThat(scores(List.of(APP_IMAGE), c.candidates(), c.podCpuMillis(), c.loads())).containsExactly(c.expected());
+  }
+
+  /**
+   * The pod count where it is out of line with the CPU. The app image (468 MB) on a holder, a 100 m
+   * pod, 8000 m nodes, 6800 m requested in all. u = max((requested + 100) / 8000,
+   * 0.5 x (pods + 1) x per pod / 8000), per pod = 6800 m / all pods; mean 0.2833 (CPU alone), so
+   * a holder is everyone's alternative up to u = 0.3457 and a node's neighbour up to its own u +
+   * 0.0142.
+   */
+  static Stream<LoadCase> podCases() {
+    NodeLayers holder = node(OS, RUNTIME, DEPS, CODE);
+    NodeLayers empty = node();
+    return Stream.of(
+        // per pod 6800 / 18 = 377.8 m; holder CPU 2100 / 8000 = 0.2625, but 15 pods at half of 377.8 m: 0.3542 > 0.3457,
+        // and > 0.3125 + 0.0142 of the others: no one's alternative (by CPU alone it would be: 10, 5, 5)
+        new LoadCase("a holder crowded with small pods does not pull the pod", List.of(holder, empty, empty), 100,
+            List.of(cpu(2000, 14), cpu(2400, 2), cpu(2400, 2)), new long[] {10, 10, 10}),
+        // per pod 6800 / 6 = 1133 m; holder 3 pods at half of it: 0.2125 < its CPU 0.2625 <= 0.3457: CPU decides
+        new LoadCase("the same CPU in pods of the usual size does", List.of(holder, empty, empty), 100,
+            List.of(cpu(2000, 2), cpu(2400, 2), cpu(2400, 2)), new long[] {10, 5, 5}),
+        // per pod 377.8 m; holder CPU 0.3625 > 0.3457; the crowded second node's u is 0.3542 (CPU 0.2125), so the
+        // holder is within its band (0.3683) and it is charged; the third (0.3125 + 0.0142) is not. By CPU alone the
+        // second would not be either (0.2125 + 0.0142): 10, 10, 10
+        new LoadCase("a node crowded with small pods is charged against a holder just above it",
+            List.of(holder, empty, empty), 100, List.of(cpu(2800, 2), cpu(1600, 14), cpu(2400, 2)),
+            new long[] {10, 5, 10}));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("podCases")
+  void podsCountWhereTheyAreOutOfLineWithTheCpu(LoadCase c) {
     assertThat(scores(List.of(APP_IMAGE), c.candidates(), c.podCpuMillis(), c.loads())).containsExactly(c.expected());
   }
 
@@ -264,7 +301,8 @@ class LayerLocalityTest {
           missing[c] += random.nextInt(3) == 0 ? size : 0;
         }
         long allocatable = random.nextInt(6) == 0 ? 0 : 2000 + 1000L * random.nextInt(8);
-        loads.add(allocatable == 0 ? CpuLoad.UNKNOWN : new CpuLoad(random.nextLong(allocatable), allocatable));
+        loads.add(allocatable == 0 ? CpuLoad.UNKNOWN
+            : new CpuLoad(random.nextLong(allocatable), allocatable, call % 4 == 0 ? 0 : random.nextInt(30)));
       }
       long podCpu = random.nextLong(3000);
       long[] expected = pairByPair(missing, podCpu, loads);
@@ -273,10 +311,18 @@ class LayerLocalityTest {
     }
   }
 
-  /** c' is an alternative to c when either load is unknown, or u(c') is within the mean band or within c's own band. */
+  /**
+   * c' is an alternative to c when either load is unknown, or u(c') is within the mean band or within c's own band;
+   * u is the CPU with the pod, or half the mean request per pod for each pod with the pod, whichever is more.
+   */
   static long[] pairByPair(long[] missing, long podCpu, List<CpuLoad> loads) {
     int n = missing.length;
     double mean = loads.stream().filter(CpuLoad::known).mapToDouble(CpuLoad::utilization).average().orElse(0);
+    long pods = loads.stream().filter(CpuLoad::known).mapToLong(CpuLoad::pods).sum();
+    double perPod = pods == 0 ? 0
+        : loads.stream().filter(CpuLoad::known).mapToLong(CpuLoad::requestedMillis).sum() / (double) pods;
+    double[] u = loads.stream().mapToDouble(l -> Math.max((double) (l.requestedMillis() + podCpu) / l.allocatableMillis(),
+        0.5 * (l.pods() + 1) * perPod / l.allocatableMillis())).toArray();
     LoadBands bands = LoadBands.around(mean);
     double cores = Math.clamp(podCpu / 1000.0, LayerLocality.MIN_CORES, LayerLocality.MAX_CORES);
     long[] scores = new long[n];
@@ -284,8 +330,8 @@ class LayerLocalityTest {
       long best = Long.MAX_VALUE;
       for (int other = 0; other < n; other++) {
         boolean alternative = !loads.get(c).known() || !loads.get(other).known()
-            || loads.get(other).utilizationWith(podCpu) <= mean + bands.aboveMean()
-            || loads.get(other).utilizationWith(podCpu) <= loads.get(c).utilizationWith(podCpu) + bands.aboveNode();
+            || u[other] <= mean + bands.aboveMean()
+            || u[other] <= u[c] + bands.aboveNode();
         if (alternative || other == c) {
           best = Math.min(best, missing[other]);
         }

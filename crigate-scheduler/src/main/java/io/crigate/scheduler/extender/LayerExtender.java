@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <p>The candidates kube-scheduler sends are the nodes that passed its filters, which is the set the
  * score compares. An image whose layers the registry cannot tell is left out of the pod (its bytes
  * are unknown); a node without an inventory is scored as holding none of the pod's layers, since
- * that is the most it could have to pull. The candidates' CPU loads, which kube-scheduler does not
+ * that is the most it could have to pull. The candidates' loads (CPU and pod counts), which kube-scheduler does not
  * send, come from {@code loads}; the pod's own CPU request from the pod in the request. An image
  * whose registry is not on the allow-list is likewise left out, and said once per registry.
  */

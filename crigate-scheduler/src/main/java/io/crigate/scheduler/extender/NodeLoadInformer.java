@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Each node's CPU load as kube-scheduler's resource scores see it, kept current by informers over
- * Nodes (allocatable CPU) and Pods (the requests of the pods bound to each node). kube-scheduler
+ * Nodes (allocatable CPU) and Pods (the requests and the number of the pods bound to each node). kube-scheduler
  * sends the extender only the pod being scheduled and the candidates' names or Node objects, never
  * what is already requested on them, so the extender has to count it itself.
  *
@@ -78,10 +78,10 @@ public final class NodeLoadInformer implements AutoCloseable {
   private void count(String pod, Bound now) {
     Bound before = now == null ? bound.remove(pod) : bound.put(pod, now);
     if (before != null) {
-      loads.addRequested(before.node(), -before.cpuMillis());
+      loads.addRequested(before.node(), -before.cpuMillis(), -1);
     }
     if (now != null) {
-      loads.addRequested(now.node(), now.cpuMillis());
+      loads.addRequested(now.node(), now.cpuMillis(), 1);
     }
   }
 

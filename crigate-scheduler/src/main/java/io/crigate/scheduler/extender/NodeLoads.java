@@ -8,8 +8,8 @@ import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * Each node's CPU load, one map entry per node: a prioritize call looks up every candidate, so
- * requested and allocatable CPU sit together behind a single lookup. Written by
+ * Each node's load, one map entry per node: a prioritize call looks up every candidate, so
+ * requested and allocatable CPU and the pod count sit together behind a single lookup. Written by
  * {@link NodeLoadInformer}; read by {@link LayerExtender}.
  *
  * <p>Besides what the informer counts, the load includes the pods the extender has just scored and
@@ -27,9 +27,12 @@ public final class NodeLoads implements Function<String, CpuLoad> {
 
   private record Assumed(String node, long cpuMillis, long untilNanos) {}
 
+  /** What the assumed pods on one node add: their requests and how many they are. */
+  private record Extra(long cpuMillis, int pods) {}
+
   private final Map<String, CpuLoad> loads = new ConcurrentHashMap<>();
   private final Map<String, Assumed> assumed = new ConcurrentHashMap<>();
-  private final Map<String, Long> assumedByNode = new ConcurrentHashMap<>();
+  private final Map<String, Extra> assumedByNode = new ConcurrentHashMap<>();
   private final LongSupplier nanoTime;
 
   public NodeLoads() {
@@ -47,24 +50,26 @@ public final class NodeLoads implements Function<String, CpuLoad> {
     if (assumedByNode.isEmpty() || !load.known()) {
       return load;
     }
-    Long extra = assumedByNode.get(node);
-    return extra == null ? load : new CpuLoad(load.requestedMillis() + extra, load.allocatableMillis());
+    Extra extra = assumedByNode.get(node);
+    return extra == null ? load
+        : new CpuLoad(load.requestedMillis() + extra.cpuMillis(), load.allocatableMillis(), load.pods() + extra.pods());
   }
 
   /** 0 when the node is gone: its load is unknown again, while the pods still bound to it keep counting. */
   public void allocatable(String node, long millis) {
-    loads.merge(node, new CpuLoad(0, millis), (old, update) -> new CpuLoad(old.requestedMillis(), millis));
+    loads.merge(node, new CpuLoad(0, millis, 0), (old, update) -> new CpuLoad(old.requestedMillis(), millis, old.pods()));
   }
 
-  public void addRequested(String node, long millis) {
-    loads.merge(node, new CpuLoad(millis, 0),
-        (old, update) -> new CpuLoad(old.requestedMillis() + millis, old.allocatableMillis()));
+  /** {@code pods} more pods (fewer when negative) bound to the node, requesting {@code millis} more CPU in all. */
+  public void addRequested(String node, long millis, int pods) {
+    loads.merge(node, new CpuLoad(millis, 0, pods),
+        (old, update) -> new CpuLoad(old.requestedMillis() + millis, old.allocatableMillis(), old.pods() + pods));
   }
 
   /** The extender scored {@code pod} (namespace/name) and expects it on {@code node}: count it there until {@link #retract}. */
   synchronized void assume(String pod, String node, long cpuMillis) {
     drop(assumed.put(pod, new Assumed(node, cpuMillis, nanoTime.getAsLong() + ASSUMED_FOR.toNanos())));
-    assumedByNode.merge(node, cpuMillis, Long::sum);
+    assumedByNode.merge(node, new Extra(cpuMillis, 1), (old, one) -> new Extra(old.cpuMillis() + cpuMillis, old.pods() + 1));
   }
 
   /**
@@ -96,6 +101,7 @@ public final class NodeLoads implements Function<String, CpuLoad> {
   }
 
   private void subtract(Assumed a) {
-    assumedByNode.computeIfPresent(a.node(), (node, millis) -> millis == a.cpuMillis() ? null : millis - a.cpuMillis());
+    assumedByNode.computeIfPresent(a.node(),
+        (node, extra) -> extra.pods() == 1 ? null : new Extra(extra.cpuMillis() - a.cpuMillis(), extra.pods() - 1));
   }
 }

@@ -66,7 +66,7 @@ sealed interface ImageScorer {
 
   /**
    * LayerLocality as the extender returns it (0..10), scaled by kube-scheduler's 100/10 at weight 1,
-   * with each candidate's requested CPU as the extender's load informer sums it.
+   * with each candidate's requested CPU and pod count as the extender's load informer sums them.
    */
   record LayerAware() implements ImageScorer {
     @Override

@@ -59,9 +59,9 @@ final class SimNode implements NodeLayers {
     pods--;
   }
 
-  /** Requests of the running pods against the node's CPU, as the layer score weighs them. */
+  /** Requests and count of the running pods against the node's CPU, as the layer score weighs them. */
   CpuLoad cpuLoad() {
-    return new CpuLoad(cpuMillis, shape.cpuMillis());
+    return new CpuLoad(cpuMillis, shape.cpuMillis(), pods);
   }
 
   @Override

@@ -60,7 +60,7 @@ class ExtenderAnswerBytesTest {
         index.put(new NodeLayerInventory(known.get(i), held, java.util.Set.of(), Instant.EPOCH));
       }
       loads.allocatable(known.get(i), 8000);
-      loads.addRequested(known.get(i), (i * 137L) % 7000);
+      loads.addRequested(known.get(i), (i * 137L) % 7000, i % 11);
     }
   }
 

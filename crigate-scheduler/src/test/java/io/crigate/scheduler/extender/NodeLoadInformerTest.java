@@ -55,14 +55,14 @@ class NodeLoadInformerTest {
   }
 
   @Test
-  void sumsTheRequestsOfBoundPodsPerNode() {
+  void sumsTheRequestsAndCountsTheBoundPodsPerNode() {
     create(pod("a1", "node-a", "100m", "500m"));   // max(500, 100) = 500
     create(pod("a2", "node-a", "2", "250m"));      // max(250, 2000) = 2000
     create(pod("b1", "node-b", "0", "1"));         // 1000
     create(pod("pending", null, "0", "3"));        // not bound: not counted
     await().untilAsserted(() -> {
-      assertThat(loads.apply("node-a")).isEqualTo(new CpuLoad(2500, 4000));
-      assertThat(loads.apply("node-b")).isEqualTo(new CpuLoad(1000, 7500));
+      assertThat(loads.apply("node-a")).isEqualTo(new CpuLoad(2500, 4000, 2));
+      assertThat(loads.apply("node-b")).isEqualTo(new CpuLoad(1000, 7500, 1));
     });
   }
 
@@ -75,14 +75,14 @@ class NodeLoadInformerTest {
     client.pods().inNamespace("apps").withName("a1").editStatus(p -> new PodBuilder(p).withNewStatus().withPhase("Succeeded").endStatus().build());
     client.pods().inNamespace("apps").withName("a2").editStatus(p -> new PodBuilder(p).withNewStatus().withPhase("Failed").endStatus().build());
     client.pods().inNamespace("apps").withName("a3").delete();
-    await().untilAsserted(() -> assertThat(loads.apply("node-a")).isEqualTo(new CpuLoad(0, 4000)));
+    await().untilAsserted(() -> assertThat(loads.apply("node-a")).isEqualTo(new CpuLoad(0, 4000, 0)));
   }
 
   @Test
   void aPodBoundLaterCountsOnceItIsBound() {
     create(pod("late", null, "0", "750m"));
     client.pods().inNamespace("apps").withName("late").edit(p -> new PodBuilder(p).editSpec().withNodeName("node-b").endSpec().build());
-    await().untilAsserted(() -> assertThat(loads.apply("node-b")).isEqualTo(new CpuLoad(750, 7500)));
+    await().untilAsserted(() -> assertThat(loads.apply("node-b")).isEqualTo(new CpuLoad(750, 7500, 1)));
   }
 
   @Test

@@ -79,13 +79,13 @@ public final class PrioritizeBenchmark {
     byte[] byName = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, false));
     byte[] byList = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, true));
     ExtenderJson json = new ExtenderJson(inventories.names());
-    // every node's load known and different, so the score takes its load-aware path; held in the
+    // every node's load (requests and pods) known and different, so the score takes its load-aware path; held in the
     // extender's own structure, so each candidate costs the lookup it costs in production
     NodeLoads loads = new NodeLoads();
     SplittableRandom requested = new SplittableRandom(7);
     for (String node : nodeNames) {
       loads.allocatable(node, 8000);
-      loads.addRequested(node, requested.nextLong(8000));
+      loads.addRequested(node, requested.nextLong(8000), requested.nextInt(30));
     }
     LayerExtender extender = new LayerExtender(inventories, loads, registry::get);
     CallBuffers buffers = new CallBuffers();

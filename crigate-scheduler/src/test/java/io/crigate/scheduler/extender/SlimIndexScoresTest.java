@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The extender's index keeps only what the score reads (per node: layer digests, allocatable CPU,
- * the CPU of the pods bound to it) and drops the objects. Here its answer is compared with the score
+ * the CPU and number of the pods bound to it) and drops the objects. Here its answer is compared with the score
  * computed from the full objects as the API server returns them: if the index drops or misreads a
  * field the score needs (a layer, allocatable CPU, a pod's init containers, sidecars, overhead or
  * pod-level request, its phase or node), the two differ.
@@ -165,10 +165,12 @@ class SlimIndexScoresTest {
     client.resources(NodeImageLayers.class).list().getItems()
         .forEach(r -> held.put(r.getMetadata().getName(), r.getSpec().layers().keySet()));
     Map<String, Long> requested = new HashMap<>();
+    Map<String, Integer> pods = new HashMap<>();
     for (Pod pod : client.pods().inAnyNamespace().list().getItems()) {
       String phase = pod.getStatus().getPhase();
       if (pod.getSpec().getNodeName() != null && !phase.equals("Succeeded") && !phase.equals("Failed")) {
         requested.merge(pod.getSpec().getNodeName(), PodCpu.millis(pod.getSpec()), Long::sum);
+        pods.merge(pod.getSpec().getNodeName(), 1, Integer::sum);
       }
     }
     List<String> names = new ArrayList<>();
@@ -177,7 +179,8 @@ class SlimIndexScoresTest {
     for (Node node : client.nodes().list().getItems()) {
       String name = node.getMetadata().getName();
       names.add(name);
-      cpu.add(new CpuLoad(requested.getOrDefault(name, 0L), PodCpu.millis(node.getStatus().getAllocatable())));
+      cpu.add(new CpuLoad(requested.getOrDefault(name, 0L), PodCpu.millis(node.getStatus().getAllocatable()),
+          pods.getOrDefault(name, 0)));
       missing.add(LayerLocality.missingBytes(podLayers, held.getOrDefault(name, Set.of())::contains));
     }
     long[] missingBytes = missing.stream().mapToLong(Long::longValue).toArray();

@@ -84,9 +84,10 @@ class StreamedRequestScoresTest {
       if (n % 5 != 4) { // every fifth node's load is unknown
         long allocatable = 2000 + 1000L * random.nextInt(4);
         long requested = random.nextLong(allocatable);
+        int pods = random.nextInt(20);
         for (NodeLoads loads : List.of(streamedLoads, boundLoads)) {
           loads.allocatable(KNOWN.get(n), allocatable);
-          loads.addRequested(KNOWN.get(n), requested);
+          loads.addRequested(KNOWN.get(n), requested, pods);
         }
       }
     }
