@@ -57,6 +57,11 @@ public final class ChainReport {
   private ChainReport() {}
 
   public static void main(String[] args) throws IOException {
+    if (args.length != 3) {
+      // A missing argument used to surface as an index error after the tables had been printed.
+      System.err.println("usage: ChainReport RESULTS.tsv BURST.tsv PLOT.png (BURST.tsv may not exist: no burst section)");
+      System.exit(2);
+    }
     Locale.setDefault(Locale.ROOT);
     List<Run> runs = read(Path.of(args[0]));
     StringBuilder out = new StringBuilder(RUN_HEADER);
