@@ -58,7 +58,7 @@ import java.util.List;
  * pod at the full mean (the larger of the CPU and pod-count loads) kept pods per node even on
  * the whole chain's shape but gave up bytes on the simulator's default trace where pods were
  * never out of line (docs/scheduling.md, "Pods per node in the load"). A candidate whose load
- * is {@linkplain CpuLoad#known() unknown} is scored load-blind: every candidate is its alternative,
+ * is {@linkplain NodeLoad#known() unknown} is scored load-blind: every candidate is its alternative,
  * and it is an alternative to every candidate; with no load known at all this is the load-blind
  * score with the same constants. The mean counts the candidates with known load. The byte constants
  * were chosen on the simulator's seeds 1-5, the bands as {@link LoadBands} says; see
@@ -93,10 +93,10 @@ public final class LayerLocality {
    *
    * @param missing per candidate, the bytes of the pod's layers it does not hold ({@link #missingBytes})
    * @param podCpuMillis the CPU the pod requests, as kube-scheduler counts it
-   * @param loads per candidate, in the same order; {@link CpuLoad#UNKNOWN} where not known
+   * @param loads per candidate, in the same order; {@link NodeLoad#UNKNOWN} where not known
    * @return one score per candidate, in order
    */
-  public static long[] scores(long[] missing, long podCpuMillis, List<CpuLoad> loads) {
+  public static long[] scores(long[] missing, long podCpuMillis, List<NodeLoad> loads) {
     return scores(missing, podCpuMillis, loads, new Scratch());
   }
 
@@ -105,7 +105,7 @@ public final class LayerLocality {
    * thousands of candidates per call and keeps a scratch between calls (the extender): the returned
    * array is the scratch's own, valid until its next use.
    */
-  public static long[] scores(long[] missing, long podCpuMillis, List<CpuLoad> loads, Scratch scratch) {
+  public static long[] scores(long[] missing, long podCpuMillis, List<NodeLoad> loads, Scratch scratch) {
     int n = missing.length;
     if (loads.size() != n) {
       throw new IllegalArgumentException("%d candidates but %d loads".formatted(n, loads.size()));
@@ -117,7 +117,7 @@ public final class LayerLocality {
     long requestedMillis = 0;
     long pods = 0;
     for (int c = 0; c < n; c++) {
-      CpuLoad load = loads.get(c);
+      NodeLoad load = loads.get(c);
       if (load.known()) {
         knownCount++;
         requestedMillis += load.requestedMillis();
@@ -188,7 +188,7 @@ public final class LayerLocality {
     private double[] leastUtilizationUpTo = new double[0];
     private int count;
 
-    Alternatives of(long[] missing, double[] after, List<CpuLoad> loads) {
+    Alternatives of(long[] missing, double[] after, List<NodeLoad> loads) {
       long[] distinct = distinctMissing;
       int known = 0;
       for (int c = 0; c < missing.length; c++) {
@@ -237,7 +237,7 @@ public final class LayerLocality {
    * u(c): the node's CPU utilization with the pod, or, where its pods request less than
    * {@link #POD_REQUEST_FLOOR} of {@code millisPerPod} on average, its pod count at that request.
    */
-  static double loadWith(CpuLoad load, long podCpuMillis, double millisPerPod) {
+  static double loadWith(NodeLoad load, long podCpuMillis, double millisPerPod) {
     return Math.max(load.utilizationWith(podCpuMillis), POD_REQUEST_FLOOR * load.podsAsUtilizationWith(millisPerPod));
   }
 

@@ -95,26 +95,26 @@ class LayerLocalityTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void scoresWithoutLoadsAreLoadBlind(Case c) {
-    assertThat(scores(c.images(), c.candidates(), 1000, Collections.nCopies(c.candidates().size(), CpuLoad.UNKNOWN)))
+    assertThat(scores(c.images(), c.candidates(), 1000, Collections.nCopies(c.candidates().size(), NodeLoad.UNKNOWN)))
         .containsExactly(c.expected());
   }
 
-  static long[] scores(List<ImageLayers> images, List<NodeLayers> candidates, long podCpuMillis, List<CpuLoad> loads) {
+  static long[] scores(List<ImageLayers> images, List<NodeLayers> candidates, long podCpuMillis, List<NodeLoad> loads) {
     PodLayers pod = PodLayers.of(images);
     return LayerLocality.scores(candidates.stream().mapToLong(node -> LayerLocality.missingBytes(pod, node)).toArray(),
         podCpuMillis, loads);
   }
 
   /** No pod count known (0 everywhere): the load is the CPU alone. */
-  static CpuLoad cpu(long requestedMillis) {
-    return new CpuLoad(requestedMillis, 8000, 0);
+  static NodeLoad cpu(long requestedMillis) {
+    return new NodeLoad(requestedMillis, 8000, 0);
   }
 
-  static CpuLoad cpu(long requestedMillis, int pods) {
-    return new CpuLoad(requestedMillis, 8000, pods);
+  static NodeLoad cpu(long requestedMillis, int pods) {
+    return new NodeLoad(requestedMillis, 8000, pods);
   }
 
-  record LoadCase(String name, List<NodeLayers> candidates, long podCpuMillis, List<CpuLoad> loads, long[] expected) {
+  record LoadCase(String name, List<NodeLayers> candidates, long podCpuMillis, List<NodeLoad> loads, long[] expected) {
     @Override
     public String toString() {
       return name;
@@ -149,11 +149,11 @@ class LayerLocalityTest {
             List.of(cpu(6000), cpu(5840), cpu(0)), new long[] {10, 5, 10}),
         // holder load unknown: alternative to everyone, as without loads
         new LoadCase("a holder of unknown load pulls like the load-blind score", List.of(holder, empty, empty), 500,
-            List.of(CpuLoad.UNKNOWN, cpu(2000), cpu(2000)), new long[] {10, 5, 5}),
+            List.of(NodeLoad.UNKNOWN, cpu(2000), cpu(2000)), new long[] {10, 5, 5}),
         // mean over the known (0.75 + 0.25) / 2 = 0.5; the busy holder (0.8125) is the known empty node's alternative
         // neither by the mean (0.61) nor as a neighbour (0.3375), but every candidate is the unknown node's alternative
         new LoadCase("a node of unknown load is charged against every candidate", List.of(holder, empty, empty), 500,
-            List.of(cpu(6000), CpuLoad.UNKNOWN, cpu(2000)), new long[] {10, 5, 10}),
+            List.of(cpu(6000), NodeLoad.UNKNOWN, cpu(2000)), new long[] {10, 5, 10}),
         new LoadCase("load alone never separates nodes: all hold the layers", List.of(holder, holder, holder), 500,
             List.of(cpu(7000), cpu(0), cpu(3000)), new long[] {10, 10, 10}),
         new LoadCase("load alone never separates nodes: none holds them", List.of(empty, empty, empty), 500,
@@ -295,14 +295,14 @@ class LayerLocalityTest {
     for (int call = 0; call < 300; call++) {
       int n = 1 + random.nextInt(call % 3 == 0 ? 400 : 40);
       long[] missing = new long[n];
-      List<CpuLoad> loads = new ArrayList<>();
+      List<NodeLoad> loads = new ArrayList<>();
       for (int c = 0; c < n; c++) {
         for (long size : layerSizes) {
           missing[c] += random.nextInt(3) == 0 ? size : 0;
         }
         long allocatable = random.nextInt(6) == 0 ? 0 : 2000 + 1000L * random.nextInt(8);
-        loads.add(allocatable == 0 ? CpuLoad.UNKNOWN
-            : new CpuLoad(random.nextLong(allocatable), allocatable, call % 4 == 0 ? 0 : random.nextInt(30)));
+        loads.add(allocatable == 0 ? NodeLoad.UNKNOWN
+            : new NodeLoad(random.nextLong(allocatable), allocatable, call % 4 == 0 ? 0 : random.nextInt(30)));
       }
       long podCpu = random.nextLong(3000);
       long[] expected = pairByPair(missing, podCpu, loads);
@@ -315,12 +315,12 @@ class LayerLocalityTest {
    * c' is an alternative to c when either load is unknown, or u(c') is within the mean band or within c's own band;
    * u is the CPU with the pod, or half the mean request per pod for each pod with the pod, whichever is more.
    */
-  static long[] pairByPair(long[] missing, long podCpu, List<CpuLoad> loads) {
+  static long[] pairByPair(long[] missing, long podCpu, List<NodeLoad> loads) {
     int n = missing.length;
-    double mean = loads.stream().filter(CpuLoad::known).mapToDouble(CpuLoad::utilization).average().orElse(0);
-    long pods = loads.stream().filter(CpuLoad::known).mapToLong(CpuLoad::pods).sum();
+    double mean = loads.stream().filter(NodeLoad::known).mapToDouble(NodeLoad::utilization).average().orElse(0);
+    long pods = loads.stream().filter(NodeLoad::known).mapToLong(NodeLoad::pods).sum();
     double perPod = pods == 0 ? 0
-        : loads.stream().filter(CpuLoad::known).mapToLong(CpuLoad::requestedMillis).sum() / (double) pods;
+        : loads.stream().filter(NodeLoad::known).mapToLong(NodeLoad::requestedMillis).sum() / (double) pods;
     double[] u = loads.stream().mapToDouble(l -> Math.max((double) (l.requestedMillis() + podCpu) / l.allocatableMillis(),
         0.5 * (l.pods() + 1) * perPod / l.allocatableMillis())).toArray();
     LoadBands bands = LoadBands.around(mean);

@@ -1,7 +1,7 @@
 package io.crigate.scheduler.extender;
 
 import com.fasterxml.jackson.core.io.SerializedString;
-import io.crigate.scheduler.CpuLoad;
+import io.crigate.scheduler.NodeLoad;
 import io.crigate.scheduler.LayerLocality;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -33,7 +33,7 @@ final class CallBuffers {
   final List<SerializedString> encodedNames = new ArrayList<>();
   /** Names the request brought that {@link NodeNameTable} did not know yet. */
   final List<NodeNameTable.Name> unseen = new ArrayList<>();
-  final List<CpuLoad> loads = new ArrayList<>();
+  final List<NodeLoad> loads = new ArrayList<>();
   final Body body = new Body();
   final LayerLocality.Scratch scores = new LayerLocality.Scratch();
   final Answer answer = new Answer();

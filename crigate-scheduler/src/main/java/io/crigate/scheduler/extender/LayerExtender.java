@@ -1,7 +1,7 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.images.ImageLayers;
-import io.crigate.scheduler.CpuLoad;
+import io.crigate.scheduler.NodeLoad;
 import io.crigate.scheduler.LayerLocality;
 import io.crigate.scheduler.PodLayers;
 import io.crigate.spi.CrigateException;
@@ -59,7 +59,7 @@ final class LayerExtender {
       // kube-scheduler retries a pod it could not bind: its own earlier guess must not weigh on it
       loads.retract(args.podName());
     }
-    List<CpuLoad> candidateLoads = buffers.loads;
+    List<NodeLoad> candidateLoads = buffers.loads;
     candidateLoads.clear();
     for (String candidate : candidates) {
       candidateLoads.add(loads.apply(candidate));
@@ -75,7 +75,7 @@ final class LayerExtender {
    * best-scored candidate, and among those the least loaded, which kube-scheduler's resource scores
    * prefer. Where the guess is wrong the error lasts only until the binding is seen.
    */
-  private void assumeLikelyNode(ExtenderArgs args, List<String> candidates, List<CpuLoad> candidateLoads, long[] scores) {
+  private void assumeLikelyNode(ExtenderArgs args, List<String> candidates, List<NodeLoad> candidateLoads, long[] scores) {
     if (args.pod().name() == null) {
       return;
     }

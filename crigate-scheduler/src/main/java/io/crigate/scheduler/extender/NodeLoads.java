@@ -1,6 +1,6 @@
 package io.crigate.scheduler.extender;
 
-import io.crigate.scheduler.CpuLoad;
+import io.crigate.scheduler.NodeLoad;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
  * A pod counts this way until the informer sees it bound, finished or deleted, or for
  * {@link #ASSUMED_FOR} at most (a pod that was never bound: kube-scheduler retries and scores it again).
  */
-public final class NodeLoads implements Function<String, CpuLoad> {
+public final class NodeLoads implements Function<String, NodeLoad> {
 
   /** Far longer than a binding takes to reach the informer; short enough that a lost one does no lasting harm. */
   static final Duration ASSUMED_FOR = Duration.ofSeconds(30);
@@ -30,7 +30,7 @@ public final class NodeLoads implements Function<String, CpuLoad> {
   /** What the assumed pods on one node add: their requests and how many they are. */
   private record Extra(long cpuMillis, int pods) {}
 
-  private final Map<String, CpuLoad> loads = new ConcurrentHashMap<>();
+  private final Map<String, NodeLoad> loads = new ConcurrentHashMap<>();
   private final Map<String, Assumed> assumed = new ConcurrentHashMap<>();
   private final Map<String, Extra> assumedByNode = new ConcurrentHashMap<>();
   private final LongSupplier nanoTime;
@@ -43,27 +43,27 @@ public final class NodeLoads implements Function<String, CpuLoad> {
     this.nanoTime = nanoTime;
   }
 
-  /** The node's load, or {@link CpuLoad#UNKNOWN} for a node not (yet) seen or without allocatable CPU. */
+  /** The node's load, or {@link NodeLoad#UNKNOWN} for a node not (yet) seen or without allocatable CPU. */
   @Override
-  public CpuLoad apply(String node) {
-    CpuLoad load = loads.getOrDefault(node, CpuLoad.UNKNOWN);
+  public NodeLoad apply(String node) {
+    NodeLoad load = loads.getOrDefault(node, NodeLoad.UNKNOWN);
     if (assumedByNode.isEmpty() || !load.known()) {
       return load;
     }
     Extra extra = assumedByNode.get(node);
     return extra == null ? load
-        : new CpuLoad(load.requestedMillis() + extra.cpuMillis(), load.allocatableMillis(), load.pods() + extra.pods());
+        : new NodeLoad(load.requestedMillis() + extra.cpuMillis(), load.allocatableMillis(), load.pods() + extra.pods());
   }
 
   /** 0 when the node is gone: its load is unknown again, while the pods still bound to it keep counting. */
   public void allocatable(String node, long millis) {
-    loads.merge(node, new CpuLoad(0, millis, 0), (old, update) -> new CpuLoad(old.requestedMillis(), millis, old.pods()));
+    loads.merge(node, new NodeLoad(0, millis, 0), (old, update) -> new NodeLoad(old.requestedMillis(), millis, old.pods()));
   }
 
   /** {@code pods} more pods (fewer when negative) bound to the node, requesting {@code millis} more CPU in all. */
   public void addRequested(String node, long millis, int pods) {
-    loads.merge(node, new CpuLoad(millis, 0, pods),
-        (old, update) -> new CpuLoad(old.requestedMillis() + millis, old.allocatableMillis(), old.pods() + pods));
+    loads.merge(node, new NodeLoad(millis, 0, pods),
+        (old, update) -> new NodeLoad(old.requestedMillis() + millis, old.allocatableMillis(), old.pods() + pods));
   }
 
   /** The extender scored {@code pod} (namespace/name) and expects it on {@code node}: count it there until {@link #retract}. */

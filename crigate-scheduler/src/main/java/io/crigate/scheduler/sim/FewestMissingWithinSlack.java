@@ -59,6 +59,6 @@ record FewestMissingWithinSlack(double slack) implements Placement {
   }
 
   private static double requested(SimNode node) {
-    return node.cpuLoad().utilizationWith(0);
+    return node.nodeLoad().utilizationWith(0);
   }
 }

@@ -79,7 +79,7 @@ sealed interface ImageScorer {
       PodLayers layers = PodLayers.of(List.of(image));
       long[] scores = LayerLocality.scores(
           candidates.stream().mapToLong(node -> LayerLocality.missingBytes(layers, node)).toArray(),
-          pod.cpuMillis(), candidates.stream().map(SimNode::cpuLoad).toList());
+          pod.cpuMillis(), candidates.stream().map(SimNode::nodeLoad).toList());
       for (int i = 0; i < scores.length; i++) {
         scores[i] *= ImageLocality.MAX_NODE_SCORE / LayerLocality.MAX_EXTENDER_PRIORITY;
       }

@@ -2,7 +2,7 @@ package io.crigate.scheduler.sim;
 
 import io.crigate.images.ImageLayers;
 import io.crigate.images.Layer;
-import io.crigate.scheduler.CpuLoad;
+import io.crigate.scheduler.NodeLoad;
 import io.crigate.scheduler.NodeImageStatus;
 import io.crigate.scheduler.NodeLayers;
 import java.util.Comparator;
@@ -60,8 +60,8 @@ final class SimNode implements NodeLayers {
   }
 
   /** Requests and count of the running pods against the node's CPU, as the layer score weighs them. */
-  CpuLoad cpuLoad() {
-    return new CpuLoad(cpuMillis, shape.cpuMillis(), pods);
+  NodeLoad nodeLoad() {
+    return new NodeLoad(cpuMillis, shape.cpuMillis(), pods);
   }
 
   @Override

@@ -1,7 +1,7 @@
 package io.crigate.scheduler.sim;
 
 import io.crigate.images.ImageLayers;
-import io.crigate.scheduler.CpuLoad;
+import io.crigate.scheduler.NodeLoad;
 import io.crigate.scheduler.ImageLocality;
 import io.crigate.scheduler.LayerLocality;
 import io.crigate.scheduler.PodLayers;
@@ -36,7 +36,7 @@ record WeightedLoadBlind(double weight, NodeShape shape) implements Placement {
     PodLayers layers = PodLayers.of(List.of(image));
     long[] layerScores = LayerLocality.scores(
         candidates.stream().mapToLong(node -> LayerLocality.missingBytes(layers, node)).toArray(),
-        pod.cpuMillis(), Collections.nCopies(candidates.size(), CpuLoad.UNKNOWN));
+        pod.cpuMillis(), Collections.nCopies(candidates.size(), NodeLoad.UNKNOWN));
     long[] scores = new long[candidates.size()];
     for (int i = 0; i < scores.length; i++) {
       SimNode node = candidates.get(i);

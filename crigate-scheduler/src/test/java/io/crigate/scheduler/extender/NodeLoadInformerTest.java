@@ -3,7 +3,7 @@ package io.crigate.scheduler.extender;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.crigate.scheduler.CpuLoad;
+import io.crigate.scheduler.NodeLoad;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -61,8 +61,8 @@ class NodeLoadInformerTest {
     create(pod("b1", "node-b", "0", "1"));         // 1000
     create(pod("pending", null, "0", "3"));        // not bound: not counted
     await().untilAsserted(() -> {
-      assertThat(loads.apply("node-a")).isEqualTo(new CpuLoad(2500, 4000, 2));
-      assertThat(loads.apply("node-b")).isEqualTo(new CpuLoad(1000, 7500, 1));
+      assertThat(loads.apply("node-a")).isEqualTo(new NodeLoad(2500, 4000, 2));
+      assertThat(loads.apply("node-b")).isEqualTo(new NodeLoad(1000, 7500, 1));
     });
   }
 
@@ -75,19 +75,19 @@ class NodeLoadInformerTest {
     client.pods().inNamespace("apps").withName("a1").editStatus(p -> new PodBuilder(p).withNewStatus().withPhase("Succeeded").endStatus().build());
     client.pods().inNamespace("apps").withName("a2").editStatus(p -> new PodBuilder(p).withNewStatus().withPhase("Failed").endStatus().build());
     client.pods().inNamespace("apps").withName("a3").delete();
-    await().untilAsserted(() -> assertThat(loads.apply("node-a")).isEqualTo(new CpuLoad(0, 4000, 0)));
+    await().untilAsserted(() -> assertThat(loads.apply("node-a")).isEqualTo(new NodeLoad(0, 4000, 0)));
   }
 
   @Test
   void aPodBoundLaterCountsOnceItIsBound() {
     create(pod("late", null, "0", "750m"));
     client.pods().inNamespace("apps").withName("late").edit(p -> new PodBuilder(p).editSpec().withNodeName("node-b").endSpec().build());
-    await().untilAsserted(() -> assertThat(loads.apply("node-b")).isEqualTo(new CpuLoad(750, 7500, 1)));
+    await().untilAsserted(() -> assertThat(loads.apply("node-b")).isEqualTo(new NodeLoad(750, 7500, 1)));
   }
 
   @Test
   void aNodeNotSeenOrGoneHasUnknownLoad() {
-    assertThat(loads.apply("node-z")).isEqualTo(CpuLoad.UNKNOWN);
+    assertThat(loads.apply("node-z")).isEqualTo(NodeLoad.UNKNOWN);
     client.nodes().withName("node-b").delete();
     await().untilAsserted(() -> assertThat(loads.apply("node-b").known()).isFalse());
   }

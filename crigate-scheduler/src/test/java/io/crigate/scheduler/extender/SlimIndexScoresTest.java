@@ -9,7 +9,7 @@ import io.crigate.images.Layer;
 import io.crigate.images.NodeImageLayers;
 import io.crigate.images.NodeImageLayersCodec;
 import io.crigate.images.NodeLayerInventory;
-import io.crigate.scheduler.CpuLoad;
+import io.crigate.scheduler.NodeLoad;
 import io.crigate.scheduler.LayerLocality;
 import io.crigate.scheduler.PodLayers;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -156,7 +156,7 @@ class SlimIndexScoresTest {
     return scores;
   }
 
-  record Reference(List<String> names, List<CpuLoad> loads, long[] missing, Map<String, Long> scores) {}
+  record Reference(List<String> names, List<NodeLoad> loads, long[] missing, Map<String, Long> scores) {}
 
   /** The score and its inputs from what the API server holds now, with nothing dropped. */
   Reference fromTheObjects() {
@@ -174,12 +174,12 @@ class SlimIndexScoresTest {
       }
     }
     List<String> names = new ArrayList<>();
-    List<CpuLoad> cpu = new ArrayList<>();
+    List<NodeLoad> cpu = new ArrayList<>();
     List<Long> missing = new ArrayList<>();
     for (Node node : client.nodes().list().getItems()) {
       String name = node.getMetadata().getName();
       names.add(name);
-      cpu.add(new CpuLoad(requested.getOrDefault(name, 0L), PodCpu.millis(node.getStatus().getAllocatable()),
+      cpu.add(new NodeLoad(requested.getOrDefault(name, 0L), PodCpu.millis(node.getStatus().getAllocatable()),
           pods.getOrDefault(name, 0)));
       missing.add(LayerLocality.missingBytes(podLayers, held.getOrDefault(name, Set.of())::contains));
     }

@@ -7,10 +7,10 @@ package io.crigate.scheduler;
  *
  * @param pods the pods bound to the node and not ended, whatever they request
  */
-public record CpuLoad(long requestedMillis, long allocatableMillis, int pods) {
+public record NodeLoad(long requestedMillis, long allocatableMillis, int pods) {
 
   /** For a node whose requests or allocatable are not known (yet); {@link LayerLocality} then ignores its load. */
-  public static final CpuLoad UNKNOWN = new CpuLoad(0, 0, 0);
+  public static final NodeLoad UNKNOWN = new NodeLoad(0, 0, 0);
 
   public boolean known() {
     return allocatableMillis > 0;
