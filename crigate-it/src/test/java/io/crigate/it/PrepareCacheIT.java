@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.awaitility.Awaitility;
@@ -46,28 +47,41 @@ class PrepareCacheIT {
 
     leaveAnOldAssembledCache(cacheDir); // the start must not adopt it over the newer prepared cache
     // -XX:AOTMode=on: the JVM refuses to start unless it maps a usable cache, so serving proves the first start used it.
-    Path socket = dir.resolve("crigate.sock");
-    ProcessBuilder serve = new ProcessBuilder(install.resolve("bin/crigate").toString(), "serve", "--socket",
-        socket.toString(), "--state-dir", dir.resolve("state").toString(),
-        "--remote-runtime-endpoints", "default:" + infra.containerdA())
-        .redirectErrorStream(true).redirectOutput(dir.resolve("serve.log").toFile());
     // The JVM's account of the cache it mapped: a cache whose module options differ from the start's
     // is still mapped, but without its module graph and its linked classes, and starts ~0.3 s slower.
     Path aotLog = dir.resolve("aot.log");
-    serve.environment().put("CRIGATE_JAVA_OPTS", "-XX:AOTMode=on -Xlog:aot=info:file=" + aotLog);
+    String serveLog = serveUntilItAnswers(install, dir, Map.of("CRIGATE_JAVA_OPTS", "-XX:AOTMode=on -Xlog:aot=info:file=" + aotLog));
+    assertThat(Files.readString(aotLog)).as(serveLog).contains("Using AOT-linked classes: true").doesNotContain("Mismatched values");
+    try (Stream<Path> files = Files.list(cacheDir)) {
+      // the start used the cache, so it recorded nothing of its own
+      assertThat(files.map(file -> file.getFileName().toString()).sorted().toList()).containsExactly("jdk", "serve.aot");
+    }
+
+    // With its cache in place the launcher runs no program but bash on the way to the JVM (each
+    // costs ~10 ms of a start here): with only bash on PATH, any other would stop it.
+    Path onlyBash = Files.createDirectories(dir.resolve("only-bash"));
+    Files.createSymbolicLink(onlyBash.resolve("bash"), Path.of("/bin/bash"));
+    serveUntilItAnswers(install, dir, Map.of("PATH", onlyBash.toString(), "CRIGATE_JAVA_OPTS", "-XX:AOTMode=on"));
+  }
+
+  /** Starts the install's serve with {@code environment} added, waits for its answer, stops it; returns its output. */
+  private static String serveUntilItAnswers(Path install, Path dir, Map<String, String> environment) throws Exception {
+    Path socket = dir.resolve("crigate.sock");
+    Path log = Files.createTempFile(dir, "serve", ".log");
+    ProcessBuilder serve = new ProcessBuilder(install.resolve("bin/crigate").toString(), "serve", "--socket",
+        socket.toString(), "--state-dir", dir.resolve("state").toString(),
+        "--remote-runtime-endpoints", "default:" + infra.containerdA())
+        .redirectErrorStream(true).redirectOutput(log.toFile());
+    serve.environment().putAll(environment);
     Process crigate = serve.start();
     try {
       Awaitility.await("serve answers").atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
           .until(() -> !crigate.isAlive() || answers(socket));
-      assertThat(crigate.isAlive()).as("serve with -XX:AOTMode=on:\n" + Files.readString(dir.resolve("serve.log"))).isTrue();
-      assertThat(Files.readString(aotLog)).contains("Using AOT-linked classes: true").doesNotContain("Mismatched values");
+      assertThat(crigate.isAlive()).as("serve with " + environment + ":\n" + Files.readString(log)).isTrue();
+      return Files.readString(log);
     } finally {
       crigate.destroy();
       assertThat(crigate.waitFor(30, TimeUnit.SECONDS)).isTrue();
-    }
-    try (Stream<Path> files = Files.list(cacheDir)) {
-      // the start used the cache, so it recorded nothing of its own
-      assertThat(files.map(file -> file.getFileName().toString()).sorted().toList()).containsExactly("jdk", "serve.aot");
     }
   }
 
