@@ -174,22 +174,22 @@ class SlimIndexScoresTest {
       }
     }
     List<String> names = new ArrayList<>();
-    List<NodeLoad> cpu = new ArrayList<>();
+    List<NodeLoad> loads = new ArrayList<>();
     List<Long> missing = new ArrayList<>();
     for (Node node : client.nodes().list().getItems()) {
       String name = node.getMetadata().getName();
       names.add(name);
-      cpu.add(new NodeLoad(requested.getOrDefault(name, 0L), PodCpu.millis(node.getStatus().getAllocatable()),
+      loads.add(new NodeLoad(requested.getOrDefault(name, 0L), PodCpu.millis(node.getStatus().getAllocatable()),
           pods.getOrDefault(name, 0)));
       missing.add(LayerLocality.missingBytes(podLayers, held.getOrDefault(name, Set.of())::contains));
     }
     long[] missingBytes = missing.stream().mapToLong(Long::longValue).toArray();
-    long[] scores = LayerLocality.scores(missingBytes, 250, cpu);
+    long[] scores = LayerLocality.scores(missingBytes, 250, loads);
     Map<String, Long> byNode = new HashMap<>();
     for (int i = 0; i < names.size(); i++) {
       byNode.put(names.get(i), scores[i]);
     }
-    return new Reference(names, cpu, missingBytes, byNode);
+    return new Reference(names, loads, missingBytes, byNode);
   }
 
   byte[] request() throws Exception {
