@@ -41,7 +41,11 @@ final class ProcessCpu {
 
   /** What a JVM thread works for, told from its name: where a process's CPU per call goes. */
   enum Group {
-    /** Helidon's listeners and the virtual threads' carriers, on which each request (the verb too) runs. */
+    /**
+     * The HTTP server's threads, on which each request (the verb too) runs: the extender's Netty
+     * event loops and the virtual threads of calls that wait on a registry (and their carriers), or
+     * Helidon's listeners and virtual threads in builds before the extender moved to Netty.
+     */
     HTTP,
     /** The collector's workers, concurrent markers and refinement, and the VM thread that runs the pauses. */
     GC,
@@ -53,7 +57,7 @@ final class ProcessCpu {
 
     /** The group of a thread by its {@code comm} (at most 15 characters of its Java name). */
     static Group of(String comm) {
-      if (comm.startsWith("ForkJoinPool") || comm.startsWith("helidon") || comm.startsWith("server-")
+      if (comm.startsWith("extender-http") || comm.startsWith("ForkJoinPool") || comm.startsWith("helidon") || comm.startsWith("server-")
           || comm.startsWith("[0x") || comm.startsWith("VirtualThread") || comm.startsWith("Read-Poller")
           || comm.startsWith("Write-Poller")) {
         return HTTP;

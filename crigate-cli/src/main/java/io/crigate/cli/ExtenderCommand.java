@@ -7,6 +7,7 @@ import io.crigate.images.RegistryClientConfig;
 import io.crigate.scheduler.extender.ExtenderEndpoint;
 import io.crigate.scheduler.extender.ExtenderServer;
 import io.crigate.scheduler.extender.ExtenderTls;
+import io.crigate.scheduler.extender.ImageLayerSource;
 import io.crigate.scheduler.extender.InventoryInformer;
 import io.crigate.scheduler.extender.LayerIndex;
 import io.crigate.scheduler.extender.NodeLoadInformer;
@@ -113,7 +114,8 @@ final class ExtenderCommand implements Callable<Integer> {
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         InventoryInformer informer = new InventoryInformer(client, inventories);
         NodeLoadInformer loadInformer = new NodeLoadInformer(client, loads);
-        ExtenderServer server = new ExtenderServer(endpoint, filter, inventories, loads, registry::layers,
+        ExtenderServer server = new ExtenderServer(endpoint, filter, inventories, loads,
+            ImageLayerSource.of(registry::layers, registry::layersIfKnown),
             metrics ? new PrometheusRegistry() : null)) {
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));

@@ -9,6 +9,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HexFormat;
+import java.util.Optional;
 
 /**
  * Looks up an image's layers and their compressed sizes in its registry, through the OCI
@@ -58,24 +59,36 @@ public final class RegistryClient {
    * @throws CrigateException.PermissionDenied the image's registry is not on the allow-list (nothing was sent)
    */
   public ImageLayers layers(ImageRef image) {
+    return known(image).orElseGet(() -> {
+      ImageLayers resolved = fetch(image, image.manifestReference(), image.digest(), 0);
+      return new ImageLayers(image.toString(), resolved.digest(), resolved.layers());
+    });
+  }
+
+  /**
+   * The image's layers if this client can tell them without asking the registry (a digest it has
+   * fetched, or a tag within its TTL); empty where {@link #layers(String)} would have to fetch. For a
+   * caller that must not wait on the network, e.g. an event loop. Refuses an image of a registry off
+   * the allow-list, and an unparsable reference, as {@link #layers(String)} does.
+   */
+  public Optional<ImageLayers> layersIfKnown(String reference) {
+    return known(ImageRef.parse(reference));
+  }
+
+  private Optional<ImageLayers> known(ImageRef image) {
     if (!config.allows(image)) {
       throw new CrigateException.PermissionDenied("registry %s is not on the registry allow-list (images.registry.allowedRegistries)"
           .formatted(image.registry()));
     }
     String digest = image.digest() != null ? image.digest() : cachedTag(image);
-    if (digest != null) {
-      ImageLayers cached = byDigest.get(digest);
-      if (cached != null) {
-        return new ImageLayers(image.toString(), cached.digest(), cached.layers());
-      }
-    }
-    ImageLayers resolved = fetch(image, image.manifestReference(), image.digest(), 0);
-    return new ImageLayers(image.toString(), resolved.digest(), resolved.layers());
+    ImageLayers cached = digest == null ? null : byDigest.get(digest);
+    return cached == null ? Optional.empty()
+        : Optional.of(new ImageLayers(image.toString(), cached.digest(), cached.layers()));
   }
 
   /** Layers already known for a manifest or index digest, without asking the registry. */
-  public java.util.Optional<ImageLayers> cached(String digest) {
-    return java.util.Optional.ofNullable(byDigest.get(digest));
+  public Optional<ImageLayers> cached(String digest) {
+    return Optional.ofNullable(byDigest.get(digest));
   }
 
   private ImageLayers fetch(ImageRef image, String reference, String expectedDigest, int depth) {

@@ -10,6 +10,7 @@ import io.crigate.spi.ImageRef;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -128,6 +129,28 @@ class RegistryClientTest {
     clock.advance(RegistryClientConfig.defaults().tagTtl().plusSeconds(1));
     assertThat(client.layers(reference).digest()).isEqualTo(moved);
     assertThat(client.cached(full.digest())).isPresent();
+  }
+
+  @Test
+  void layersIfKnownNeverAsksTheRegistry() throws Exception {
+    String repository = LocalRegistry.repository(imageA);
+    var full = registry.manifest(repository, "v1");
+    String tag = "crigate-images-known";
+    registry.push(repository, tag, ManifestDocument.OCI_MANIFEST, full.body());
+    String reference = registry.host + "/" + repository + ":" + tag;
+    String byDigest = registry.host + "/" + repository + "@" + full.digest();
+
+    assertThat(client.layersIfKnown(reference)).as("tag not fetched yet").isEmpty();
+    assertThat(client.layersIfKnown(byDigest)).as("digest not fetched yet").isEmpty();
+    ImageLayers fetched = client.layers(reference);
+    assertThat(client.layersIfKnown(reference)).contains(fetched);
+    assertThat(client.layersIfKnown(byDigest).map(ImageLayers::layers)).contains(fetched.layers());
+    // a tag past its TTL must be asked again, so it is not known
+    clock.advance(RegistryClientConfig.defaults().tagTtl().plusSeconds(1));
+    assertThat(client.layersIfKnown(reference)).isEmpty();
+    RegistryClient onlyLocal = client(RegistryClientConfig.defaults().withAllowedRegistries(Set.of(registry.host)));
+    assertThatThrownBy(() -> onlyLocal.layersIfKnown("elsewhere.example/app:v1"))
+        .isInstanceOf(CrigateException.PermissionDenied.class).hasMessageContaining("elsewhere.example");
   }
 
   private byte[] baseOnlyBytes;

@@ -17,8 +17,8 @@ import java.util.concurrent.BlockingQueue;
  * names, their loads and missing bytes, the score's arrays and the answer's bytes. At 5,000
  * candidates these are ~0.9 MB a call, which reallocated every call made young collections
  * frequent enough to show in the latency's tail.
- * They come from a small pool rather than a thread local because the HTTP server runs each request
- * on a new virtual thread.
+ * They come from a small pool rather than a thread local: a call runs on whichever event loop
+ * read it, or on a new virtual thread when it waits on a registry.
  */
 final class CallBuffers {
 

@@ -1,19 +1,24 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.images.ImageLayers;
-import io.crigate.spi.CrigateException;
-import io.helidon.common.socket.SocketOptions;
-import io.helidon.http.HeaderValues;
-import io.helidon.http.Status;
-import io.helidon.webserver.WebServer;
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
-import io.helidon.webserver.ServerConnectionException;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
+import io.crigate.transport.EventLoops;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.epoll.EpollServerSocketChannel;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.ssl.SslContext;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.net.InetSocketAddress;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,24 +27,25 @@ import org.slf4j.LoggerFactory;
  * The kube-scheduler extender over HTTP(S): {@code POST {urlPrefix}/prioritize} and
  * {@code POST {urlPrefix}/filter}. Malformed requests get 400 with a message naming the problem,
  * bodies above {@link ExtenderEndpoint#maxRequestBytes()} 413.
+ *
+ * <p>Netty's HTTP codec on epoll event loops, and each call runs on the loop that read it: the
+ * request is read, scored and answered by one thread, with no hand-off to wake another (on this
+ * project's hosts a wake-up is where a round trip's tail comes from; docs/benchmarks.md measured
+ * the same call on Helidon's virtual threads). The one thing a call may wait for, a registry's
+ * manifest for an image the extender has not seen, runs on a virtual thread instead
+ * ({@link ExtenderHttpHandler}).
  */
 public final class ExtenderServer implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(ExtenderServer.class);
-  /**
-   * Answers up to this size go out as one buffer with the headers; larger ones in two writes, see
-   * {@link #sendJson}. Above Helidon's default write buffer (4 KiB), so that the second write
-   * bypasses the stream's buffer.
-   */
-  static final int ONE_BUFFER_ANSWER = 16 * 1024;
-  /** The answer's first bytes, sent with the headers when it is sent in two writes. */
-  private static final int HEAD_BYTES = 1024;
-  private final ExtenderVerbs verbs;
-  private final WebServer server;
-  private final VerbMetrics latency;
+
+  private final EventLoopGroup loops;
+  private final ExecutorService waiting;
+  private final Channel listener;
 
   /**
-   * Plain HTTP with the default request limit (tests and benchmarks on loopback).
+   * Plain HTTP with the default request limit (tests and benchmarks on loopback), images from a
+   * lookup that never waits ({@link ImageLayerSource#inMemory}).
    *
    * @param urlPrefix the {@code urlPrefix} path of kube-scheduler's extender config, e.g. {@code /crigate}
    * @param port 0 for any free port
@@ -47,8 +53,8 @@ public final class ExtenderServer implements AutoCloseable {
    * @param loads each node's CPU load, which a {@link NodeLoadInformer} keeps current
    */
   public ExtenderServer(String host, int port, String urlPrefix, boolean filter, LayerIndex inventories,
-      NodeLoads loads, Function<String, ImageLayers> registry) {
-    this(ExtenderEndpoint.plain(host, port, urlPrefix), filter, inventories, loads, registry, null);
+      NodeLoads loads, Function<String, ImageLayers> images) {
+    this(ExtenderEndpoint.plain(host, port, urlPrefix), filter, inventories, loads, ImageLayerSource.inMemory(images), null);
   }
 
   /**
@@ -56,109 +62,51 @@ public final class ExtenderServer implements AutoCloseable {
    *     {@code GET /metrics} (with {@code /healthz}) on the same port
    */
   public ExtenderServer(ExtenderEndpoint endpoint, boolean filter, LayerIndex inventories,
-      NodeLoads loads, Function<String, ImageLayers> registry, PrometheusRegistry metrics) {
-    this.verbs = new ExtenderVerbs(inventories, loads, registry);
-    this.latency = metrics == null ? null : new VerbMetrics(metrics);
-    String prefix = endpoint.urlPrefix();
-    var builder = WebServer.builder();
-    endpoint.tls().ifPresent(tls -> builder.tls(tls.helidonTls()));
-    this.server = builder
-        .host(endpoint.host())
-        .port(endpoint.port())
-        .maxPayloadSize(endpoint.maxRequestBytes())
-        // Nagle's algorithm against the client's delayed ACK holds a reply written in two parts for
-        // ~40 ms; a scheduler waiting on every pod cannot afford that.
-        .connectionOptions(SocketOptions.builder().tcpNoDelay(true).build())
-        .routing(r -> {
-          r.post(prefix + "/prioritize", this::prioritize);
-          if (filter) {
-            r.post(prefix + "/filter", this::filter);
-          }
-          if (latency != null) {
-            r.get("/metrics", latency::scrape);
-            r.get("/healthz", (request, response) -> response.send("ok\n"));
-          }
-        })
-        .build()
-        .start();
+      NodeLoads loads, ImageLayerSource images, PrometheusRegistry metrics) {
+    Optional<SslContext> tls = endpoint.tls().map(ExtenderTls::nettyContext);
+    ExtenderHttpHandler.Routes routes = new ExtenderHttpHandler.Routes(endpoint.urlPrefix(), filter,
+        new ExtenderVerbs(inventories, loads, images), Optional.ofNullable(metrics).map(VerbMetrics::new));
+    this.loops = EventLoops.epoll(Math.max(1, Runtime.getRuntime().availableProcessors()), "extender-http");
+    this.waiting = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("extender-registry-", 0).factory());
+    // above any legal request (the limit is a long so that a flag cannot overflow; the codec counts in ints)
+    int maxBody = (int) Math.min(Integer.MAX_VALUE, endpoint.maxRequestBytes());
+    try {
+      this.listener = new ServerBootstrap()
+          .group(loops)
+          .channel(EpollServerSocketChannel.class)
+          // Nagle's algorithm against the client's delayed ACK would hold a reply's last segment ~40 ms
+          .childOption(ChannelOption.TCP_NODELAY, true)
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel channel) {
+              ChannelPipeline pipeline = channel.pipeline();
+              tls.ifPresent(context -> pipeline.addLast(context.newHandler(channel.alloc())));
+              pipeline.addLast(new HttpServerCodec(), new HttpServerKeepAliveHandler(), new HttpObjectAggregator(maxBody),
+                  new ExtenderHttpHandler(routes, waiting));
+            }
+          })
+          .bind(endpoint.host(), endpoint.port()).syncUninterruptibly().channel();
+    } catch (RuntimeException bindFailed) {
+      release();
+      throw bindFailed;
+    }
     LOG.info("crigate extender listening on {}://{}:{}{}/prioritize (filter verb {}, client certificates {})",
-        endpoint.tls().isPresent() ? "https" : "http", endpoint.host(), server.port(), prefix, filter ? "on" : "off",
+        tls.isPresent() ? "https" : "http", endpoint.host(), port(), endpoint.urlPrefix(), filter ? "on" : "off",
         endpoint.tls().flatMap(ExtenderTls::clientCaFile).isPresent() ? "required" : "not asked");
   }
 
   public int port() {
-    return server.port();
-  }
-
-  private void prioritize(ServerRequest request, ServerResponse response) {
-    long start = System.nanoTime();
-    answer(response, sink -> verbs.prioritize(body(request), sink));
-    if (latency != null) {
-      latency.prioritize.observe((System.nanoTime() - start) / 1e9);
-    }
-  }
-
-  private void filter(ServerRequest request, ServerResponse response) {
-    long start = System.nanoTime();
-    answer(response, sink -> verbs.filter(body(request), sink));
-    if (latency != null) {
-      latency.filter.observe((System.nanoTime() - start) / 1e9);
-    }
-  }
-
-  /**
-   * The body as the server reads it off the connection; {@link ExtenderVerbs} reads it whole into a
-   * reused buffer before parsing, so a body over the limit is refused with 413 by the server before
-   * the verb starts (streamed into the parser, a 4 MiB body once lost its 413 answer:
-   * ExtenderRequestLimitTest saw a broken pipe instead).
-   */
-  private static InputStream body(ServerRequest request) {
-    if (!request.content().hasEntity()) {
-      throw new CrigateException.InvalidArgument("empty request body: expected a JSON object with Pod and Nodes or NodeNames");
-    }
-    return request.content().inputStream();
-  }
-
-  private interface Verb {
-    void run(ExtenderVerbs.AnswerSink sink);
-  }
-
-  private static void answer(ServerResponse response, Verb verb) {
-    try {
-      verb.run((bytes, offset, length) -> sendJson(response, bytes, offset, length));
-    } catch (CrigateException.InvalidArgument bad) {
-      response.status(Status.BAD_REQUEST_400).send(("bad extender request: " + bad.getMessage() + "\n")
-          .getBytes(StandardCharsets.UTF_8));
-    }
-  }
-
-  /**
-   * Sends a JSON answer from the caller's buffer, which may be reused once this returns. Helidon's
-   * {@code send(bytes, offset, length)} copies the entity behind the headers into a new buffer of
-   * its size (330 KB for 5,000 hosts, every call). A large answer is therefore written through the
-   * response's stream with its length set: the headers and the answer's first {@value #HEAD_BYTES}
-   * bytes as one write, then the rest straight from {@code bytes} (Helidon wraps it without a copy
-   * and writes it to the socket before returning: its writer is synchronous unless a write queue is
-   * configured, which this server does not). Small answers (the 400s, a few hosts) keep the single
-   * buffer.
-   */
-  static void sendJson(ServerResponse response, byte[] bytes, int offset, int length) {
-    response.header(HeaderValues.CONTENT_TYPE_JSON);
-    if (length <= ONE_BUFFER_ANSWER) {
-      response.send(bytes, offset, length);
-      return;
-    }
-    response.contentLength(length);
-    try (OutputStream out = response.outputStream()) {
-      out.write(bytes, offset, HEAD_BYTES);
-      out.write(bytes, offset + HEAD_BYTES, length - HEAD_BYTES);
-    } catch (IOException e) {
-      throw new ServerConnectionException("writing the extender's answer failed", e);
-    }
+    return ((InetSocketAddress) listener.localAddress()).getPort();
   }
 
   @Override
   public void close() {
-    server.stop();
+    listener.close().syncUninterruptibly();
+    release();
+  }
+
+  private void release() {
+    EventLoops.shutdown(loops, 10);
+    waiting.close();
   }
 }

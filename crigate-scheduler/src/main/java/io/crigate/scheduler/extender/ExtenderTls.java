@@ -5,6 +5,10 @@ import io.helidon.common.configurable.Resource;
 import io.helidon.common.tls.Tls;
 import io.helidon.common.tls.TlsClientAuth;
 import io.helidon.common.tls.TlsConfig;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.IdentityCipherSuiteFilter;
+import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.SslContext;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -23,7 +27,17 @@ public record ExtenderTls(Path certFile, Path keyFile, Optional<Path> clientCaFi
     clientCaFile.ifPresent(ca -> requireReadable("client CA", ca));
   }
 
-  Tls helidonTls() {
+  /**
+   * The server's TLS for Netty. The PEM files are read by Helidon's TLS support, which takes PKCS#1
+   * keys as well as PKCS#8 (Netty's own reader needs Bouncy Castle for PKCS#1), into the JDK's
+   * TLS engine.
+   */
+  SslContext nettyContext() {
+    ClientAuth clientAuth = clientCaFile.isPresent() ? ClientAuth.REQUIRE : ClientAuth.NONE;
+    return new JdkSslContext(helidonTls().sslContext(), false, null, IdentityCipherSuiteFilter.INSTANCE, null, clientAuth, null, false);
+  }
+
+  private Tls helidonTls() {
     TlsConfig.Builder tls = Tls.builder()
         .privateKey(keys -> keys.pem(pem -> pem.key(Resource.create(keyFile))))
         .privateKeyCertChain(keys -> keys.pem(pem -> pem.certChain(Resource.create(certFile))));

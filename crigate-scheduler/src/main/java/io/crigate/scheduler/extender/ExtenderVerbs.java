@@ -27,18 +27,32 @@ public final class ExtenderVerbs {
 
   /**
    * @param loads each node's CPU load by name, e.g. {@link NodeLoads}, which a {@link NodeLoadInformer} keeps current
-   * @param registry looks an image reference up, e.g. {@code RegistryClient::layers} (caches)
+   * @param images looks an image reference up, e.g. in a {@code RegistryClient} (caches)
    */
-  public ExtenderVerbs(LayerIndex inventories, NodeLoads loads, Function<String, ImageLayers> registry) {
-    this.extender = new LayerExtender(inventories, loads, registry);
+  public ExtenderVerbs(LayerIndex inventories, NodeLoads loads, ImageLayerSource images) {
+    this.extender = new LayerExtender(inventories, loads, images);
     this.json = new ExtenderJson(inventories.names());
+  }
+
+  /** Images from a lookup that never waits ({@link ImageLayerSource#inMemory}), or for callers that always may wait. */
+  public ExtenderVerbs(LayerIndex inventories, NodeLoads loads, Function<String, ImageLayers> images) {
+    this(inventories, loads, ImageLayerSource.inMemory(images));
   }
 
   /** {@code ExtenderArgs} JSON in, {@code HostPriorityList} JSON to {@code answer}, which must not keep the bytes. */
   public void prioritize(InputStream body, AnswerSink answer) {
+    prioritize(body, answer, true);
+  }
+
+  /**
+   * As {@link #prioritize(InputStream, AnswerSink)}; where {@code mayWait} is false, a pod with an
+   * image whose layers only its registry can tell throws {@link LayerExtender.WouldWait} before
+   * anything has changed or been answered.
+   */
+  void prioritize(InputStream body, AnswerSink answer, boolean mayWait) {
     CallBuffers call = buffers.take();
     try {
-      Priorities priorities = extender.prioritize(json.parseArgs(read(body, call), call), call);
+      Priorities priorities = extender.prioritize(json.parseArgs(read(body, call), call), call, mayWait);
       // the hosts are the request's names as parsed (NodeNames) when the list is the call's own
       json.priorities(priorities, priorities.hosts() == call.names ? call.encodedNames : null, call.answer);
       call.answer.sendTo(answer);

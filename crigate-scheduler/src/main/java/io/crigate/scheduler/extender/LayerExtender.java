@@ -12,7 +12,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,26 +32,29 @@ final class LayerExtender {
 
   private final LayerIndex index;
   private final NodeLoads loads;
-  private final Function<String, ImageLayers> registry;
+  private final ImageLayerSource images;
   private final RefusedRegistries refused = new RefusedRegistries();
 
   /**
    * @param loads each node's CPU load, which a {@link NodeLoadInformer} keeps current; the pods scored here
    *     count on their likely node until the informer shows where they went
-   * @param registry looks an image reference up, e.g. {@code RegistryClient::layers} (caches)
+   * @param images looks an image reference up, e.g. in a {@code RegistryClient} (caches)
    */
-  LayerExtender(LayerIndex index, NodeLoads loads, Function<String, ImageLayers> registry) {
+  LayerExtender(LayerIndex index, NodeLoads loads, ImageLayerSource images) {
     this.index = index;
     this.loads = loads;
-    this.registry = registry;
+    this.images = images;
   }
 
   /**
    * Reads the candidates' loads and missing bytes into {@code buffers} and scores in them: the
    * answer's scores are the buffers' own array, valid until they serve another call.
+   *
+   * @param mayWait whether an image may be looked up in its registry; when not, an image whose
+   *     layers are not known yet throws {@link WouldWait} before anything has changed
    */
-  Priorities prioritize(ExtenderArgs args, CallBuffers buffers) {
-    PodLayers pod = PodLayers.of(resolve(args));
+  Priorities prioritize(ExtenderArgs args, CallBuffers buffers, boolean mayWait) {
+    PodLayers pod = PodLayers.of(resolve(args, mayWait));
     List<String> candidates = args.nodes().names();
     loads.forgetExpired();
     if (args.pod().name() != null) {
@@ -104,17 +106,30 @@ final class LayerExtender {
     return new FilterResult(args.nodes().retain(kept), failed);
   }
 
-  private List<ImageLayers> resolve(ExtenderArgs args) {
-    List<ImageLayers> images = new ArrayList<>();
+  private List<ImageLayers> resolve(ExtenderArgs args, boolean mayWait) {
+    List<ImageLayers> resolved = new ArrayList<>();
     for (String image : new LinkedHashSet<>(args.images())) {
       try {
-        images.add(registry.apply(image));
+        resolved.add(mayWait ? images.layers(image) : images.layersIfKnown(image).orElseThrow(() -> new WouldWait(image)));
+      } catch (WouldWait unknown) {
+        throw unknown;
       } catch (CrigateException.PermissionDenied notAllowed) {
         refused.report(image, notAllowed);
       } catch (RuntimeException unknown) {
         LOG.warn("pod {}: no layers for image {}, scoring without it: {}", args.podName(), image, unknown.getMessage());
       }
     }
-    return images;
+    return resolved;
+  }
+
+  /**
+   * A call asked not to wait met an image whose layers only its registry can tell. Nothing has
+   * changed: the caller runs the call again where it may wait. Carries no stack trace: it is flow,
+   * not a failure.
+   */
+  static final class WouldWait extends RuntimeException {
+    WouldWait(String image) {
+      super("layers of " + image + " are not known without asking its registry", null, false, false);
+    }
   }
 }

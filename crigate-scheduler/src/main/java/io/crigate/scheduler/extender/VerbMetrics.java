@@ -1,7 +1,5 @@
 package io.crigate.scheduler.extender;
 
-import io.helidon.webserver.http.ServerRequest;
-import io.helidon.webserver.http.ServerResponse;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
@@ -30,13 +28,14 @@ final class VerbMetrics {
     filter = latency.labelValues("filter");
   }
 
-  void scrape(ServerRequest request, ServerResponse response) {
+  /** The registry in Prometheus text format, whose content type is {@link PrometheusTextFormatWriter#CONTENT_TYPE}. */
+  byte[] scrape() {
     ByteArrayOutputStream text = new ByteArrayOutputStream();
     try {
       writer.write(text, registry.scrape(), io.prometheus.metrics.config.EscapingScheme.UNDERSCORE_ESCAPING);
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      throw new UncheckedIOException("writing to memory cannot fail", e);
     }
-    response.header("Content-Type", PrometheusTextFormatWriter.CONTENT_TYPE).send(text.toByteArray());
+    return text.toByteArray();
   }
 }

@@ -26,12 +26,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A prioritize answer copies each host's JSON string as {@link NodeNameTable} encoded it once, and
- * large answers leave the server in two writes ({@link ExtenderServer#sendJson}). The bytes must be
- * exactly those the earlier path sent, which encoded every host's String with the generator and
- * handed the whole answer to Helidon's {@code send}: the same hosts in the request's order, the
- * same escapes (quotes, backslashes, control characters), the same UTF-8 for names that are not
- * ASCII, and over HTTP the same body with a Content-Length that matches it.
+ * A prioritize answer copies each host's JSON string as {@link NodeNameTable} encoded it once. The
+ * bytes must be exactly those of a generator that encodes every host's String: the same hosts in
+ * the request's order, the same escapes (quotes, backslashes, control characters), the same UTF-8
+ * for names that are not ASCII, and over HTTP the same body, small or large, with a Content-Length
+ * that matches it.
  */
 class ExtenderAnswerBytesTest {
 
@@ -137,8 +136,7 @@ class ExtenderAnswerBytesTest {
             .POST(HttpRequest.BodyPublishers.ofByteArray(request(names))).build(), HttpResponse.BodyHandlers.ofByteArray());
         assertThat(response.statusCode()).isEqualTo(200);
         byte[] answer = response.body();
-        assertThat(answer.length > ExtenderServer.ONE_BUFFER_ANSWER).as("answer of %d bytes", answer.length)
-            .isEqualTo(plain > 100);
+        assertThat(answer.length).as("answer of %d hosts", plain).isGreaterThan(plain * 20);
         assertThat(response.headers().firstValueAsLong("Content-Length")).hasValue(answer.length);
         assertThat(response.headers().firstValue("Content-Type")).hasValue("application/json");
         assertThat(response.headers().firstValue("Content-Encoding")).isEmpty();

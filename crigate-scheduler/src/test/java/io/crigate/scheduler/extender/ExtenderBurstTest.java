@@ -53,7 +53,7 @@ class ExtenderBurstTest {
     LayerIndex index = new LayerIndex();
     index.put(new NodeLayerInventory("holder", Map.of(BASE.digest(), BASE.size(), APP.digest(), APP.size()), Set.of(),
         Instant.now()));
-    extender = new LayerExtender(index, loads, ref -> new ImageLayers(IMAGE, "sha256:" + "3".repeat(64), List.of(BASE, APP)));
+    extender = new LayerExtender(index, loads, ImageLayerSource.inMemory(ref -> new ImageLayers(IMAGE, "sha256:" + "3".repeat(64), List.of(BASE, APP))));
   }
 
   @AfterEach
@@ -74,7 +74,7 @@ class ExtenderBurstTest {
 
   /** Scores the pod as kube-scheduler's request would carry it; true when the holder alone scores best. */
   private boolean holderPreferred(PodRequest pod) {
-    long[] scores = extender.prioritize(new ExtenderArgs(pod, 250, new CandidateNodes.Names(NODES)), new CallBuffers()).scores();
+    long[] scores = extender.prioritize(new ExtenderArgs(pod, 250, new CandidateNodes.Names(NODES)), new CallBuffers(), true).scores();
     return Arrays.stream(scores).skip(1).allMatch(other -> other < scores[0]);
   }
 
@@ -93,7 +93,7 @@ class ExtenderBurstTest {
   @Test
   void oncePodsAreSeenBoundTheyCountOnceWhereTheyWent() {
     for (int i = 0; i < 8; i++) {
-      extender.prioritize(new ExtenderArgs(request(i), 250, new CandidateNodes.Names(NODES)), new CallBuffers());
+      extender.prioritize(new ExtenderArgs(request(i), 250, new CandidateNodes.Names(NODES)), new CallBuffers(), true);
     }
     // kube-scheduler sent all of them to free-3, whatever the extender guessed
     for (int i = 0; i < 8; i++) {
@@ -106,10 +106,10 @@ class ExtenderBurstTest {
 
   @Test
   void aPodScoredAgainDoesNotCountItsOwnEarlierGuess() {
-    long[] first = extender.prioritize(new ExtenderArgs(request(0), 4000, new CandidateNodes.Names(NODES)), new CallBuffers())
+    long[] first = extender.prioritize(new ExtenderArgs(request(0), 4000, new CandidateNodes.Names(NODES)), new CallBuffers(), true)
         .scores().clone();
     // kube-scheduler could not bind it and asks again: the holder was guessed and must look as idle as before
-    long[] retry = extender.prioritize(new ExtenderArgs(request(0), 4000, new CandidateNodes.Names(NODES)), new CallBuffers())
+    long[] retry = extender.prioritize(new ExtenderArgs(request(0), 4000, new CandidateNodes.Names(NODES)), new CallBuffers(), true)
         .scores();
     assertThat(retry).containsExactly(first);
     assertThat(loads.apply("holder").requestedMillis()).isEqualTo(4000);

@@ -57,9 +57,9 @@ class ExtenderTlsTest {
 
   private static ExtenderServer start(ExtenderTls tls) {
     return new ExtenderServer(new ExtenderEndpoint("127.0.0.1", 0, "/crigate", ExtenderEndpoint.DEFAULT_MAX_REQUEST_BYTES, Optional.of(tls)),
-        false, new LayerIndex(), new NodeLoads(), image -> {
+        false, new LayerIndex(), new NodeLoads(), ImageLayerSource.inMemory(image -> {
           throw new CrigateException.NotFound(image);
-        }, null);
+        }), null);
   }
 
   @AfterAll

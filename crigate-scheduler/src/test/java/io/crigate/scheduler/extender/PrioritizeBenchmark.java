@@ -87,11 +87,11 @@ public final class PrioritizeBenchmark {
       loads.allocatable(node, 8000);
       loads.addRequested(node, requested.nextLong(8000), requested.nextInt(30));
     }
-    LayerExtender extender = new LayerExtender(inventories, loads, registry::get);
+    LayerExtender extender = new LayerExtender(inventories, loads, ImageLayerSource.inMemory(registry::get));
     CallBuffers buffers = new CallBuffers();
     buffers.body.readAll(new ByteArrayInputStream(byName));
     ExtenderArgs parsed = json.parseArgs(buffers.body, buffers);
-    report("LayerLocality, in-process score only", iterations, () -> extender.prioritize(parsed, buffers).scores().length);
+    report("LayerLocality, in-process score only", iterations, () -> extender.prioritize(parsed, buffers, true).scores().length);
     ExtenderVerbs verbs = new ExtenderVerbs(inventories, loads, registry::get);
     int[] answered = {0};
     report("LayerLocality verb in-process (parse + score + write), NodeNames", iterations, () -> {

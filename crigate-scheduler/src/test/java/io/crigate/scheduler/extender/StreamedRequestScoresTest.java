@@ -72,7 +72,7 @@ class StreamedRequestScoresTest {
   final NodeLoads streamedLoads = new NodeLoads(clock::get);
   final NodeLoads boundLoads = new NodeLoads(clock::get);
   final ExtenderVerbs streamed = new ExtenderVerbs(index, streamedLoads, StreamedRequestScoresTest::layers);
-  final LayerExtender bound = new LayerExtender(index, boundLoads, StreamedRequestScoresTest::layers);
+  final LayerExtender bound = new LayerExtender(index, boundLoads, ImageLayerSource.inMemory(StreamedRequestScoresTest::layers));
 
   StreamedRequestScoresTest() {
     for (int n = 0; n < KNOWN.size(); n++) {
@@ -296,7 +296,7 @@ class StreamedRequestScoresTest {
     var meta = pod.getMetadata();
     var request = new PodRequest(meta == null ? null : meta.getNamespace(), meta == null ? null : meta.getName(), images);
     var args = new ExtenderArgs(request, PodCpu.millis(pod.getSpec()), new CandidateNodes.Names(names));
-    Priorities priorities = bound.prioritize(args, new CallBuffers());
+    Priorities priorities = bound.prioritize(args, new CallBuffers(), true);
     List<String> scores = new ArrayList<>();
     for (int c = 0; c < priorities.hosts().size(); c++) {
       scores.add(priorities.hosts().get(c) + "=" + priorities.scores()[c]);
