@@ -4,6 +4,7 @@ import io.crigate.spi.CrigateException;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufInputStream;
 import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
@@ -16,6 +17,8 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import java.nio.charset.StandardCharsets;
@@ -58,6 +61,10 @@ final class ExtenderHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (request.decoderResult().isFailure()) {
+      refuseUndecodable(ctx, request.decoderResult().cause());
+      return;
+    }
     String path = new QueryStringDecoder(request.uri()).path();
     boolean post = request.method().equals(HttpMethod.POST);
     if (path.equals(routes.urlPrefix() + "/prioritize")) {
@@ -72,6 +79,18 @@ final class ExtenderHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
     } else {
       sendText(ctx, request, HttpResponseStatus.NOT_FOUND, "no such path: " + path + "\n");
     }
+  }
+
+  /** The codec could not read the request (a line or headers over its limits, or not HTTP): answered, then the connection closed. */
+  private static void refuseUndecodable(ChannelHandlerContext ctx, Throwable cause) {
+    HttpResponseStatus status = switch (cause) {
+      case TooLongHttpLineException line -> HttpResponseStatus.REQUEST_URI_TOO_LONG;
+      case TooLongHttpHeaderException headers -> HttpResponseStatus.REQUEST_HEADER_FIELDS_TOO_LARGE;
+      default -> HttpResponseStatus.BAD_REQUEST;
+    };
+    FullHttpResponse refused = text(status, "malformed HTTP request: " + cause.getMessage() + "\n");
+    HttpUtil.setKeepAlive(refused, false);
+    ctx.writeAndFlush(refused).addListener(ChannelFutureListener.CLOSE);
   }
 
   private void call(ChannelHandlerContext ctx, FullHttpRequest request, boolean post, Verb verb,

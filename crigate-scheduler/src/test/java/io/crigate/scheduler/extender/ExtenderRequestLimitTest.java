@@ -101,6 +101,26 @@ class ExtenderRequestLimitTest {
         .isEqualTo(400);
   }
 
+  /** Beyond what the HTTP codec reads (8 KiB of headers, 4 KiB of request line) is refused by name, and the server stays up. */
+  @Test
+  void headersOrAPathBeyondTheCodecsLimitsAreRefusedByStatus() throws Exception {
+    try (HttpClient fresh = HttpClient.newHttpClient()) {
+      HttpRequest hugeHeader = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/crigate/prioritize"))
+          .timeout(Duration.ofMinutes(1)).header("X-Padding", "p".repeat(16 * 1024))
+          .POST(HttpRequest.BodyPublishers.ofString("{")).build();
+      HttpResponse<String> refused = fresh.send(hugeHeader, HttpResponse.BodyHandlers.ofString());
+      assertThat(refused.statusCode()).isEqualTo(431);
+      assertThat(refused.body()).contains("malformed HTTP request");
+    }
+    try (HttpClient fresh = HttpClient.newHttpClient()) {
+      HttpRequest hugePath = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/" + "p".repeat(8 * 1024)))
+          .timeout(Duration.ofMinutes(1)).GET().build();
+      assertThat(fresh.send(hugePath, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(414);
+    }
+    assertThat(HTTP.send(post(HttpRequest.BodyPublishers.ofString("{")), HttpResponse.BodyHandlers.ofString()).statusCode())
+        .isEqualTo(400);
+  }
+
   /**
    * Each body on a connection of its own: the server closes a connection after refusing a body it
    * did not read, and Java's client may already have put that connection back in its pool, so a
