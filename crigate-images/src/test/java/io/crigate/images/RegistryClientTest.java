@@ -118,8 +118,7 @@ class RegistryClientTest {
     String repository = LocalRegistry.repository(imageA);
     var full = registry.manifest(repository, "v1");
     String tag = "crigate-images-moving";
-    registry.push(repository, tag, ManifestDocument.OCI_MANIFEST, full.body());
-    String reference = registry.host + "/" + repository + ":" + tag;
+    String reference = pushedAs(tag, repository, full);
     assertThat(client.layers(reference).digest()).isEqualTo(full.digest());
 
     String moved = pushBaseOnlyManifest(repository, full, tag);
@@ -135,9 +134,7 @@ class RegistryClientTest {
   void layersIfKnownNeverAsksTheRegistry() throws Exception {
     String repository = LocalRegistry.repository(imageA);
     var full = registry.manifest(repository, "v1");
-    String tag = "crigate-images-known";
-    registry.push(repository, tag, ManifestDocument.OCI_MANIFEST, full.body());
-    String reference = registry.host + "/" + repository + ":" + tag;
+    String reference = pushedAs("crigate-images-known", repository, full);
     String byDigest = registry.host + "/" + repository + "@" + full.digest();
 
     assertThat(client.layersIfKnown(reference)).as("tag not fetched yet").isEmpty();
@@ -151,6 +148,12 @@ class RegistryClientTest {
     RegistryClient onlyLocal = client(RegistryClientConfig.defaults().withAllowedRegistries(Set.of(registry.host)));
     assertThatThrownBy(() -> onlyLocal.layersIfKnown("elsewhere.example/app:v1"))
         .isInstanceOf(CrigateException.PermissionDenied.class).hasMessageContaining("elsewhere.example");
+  }
+
+  /** Pushes {@code manifest} under {@code tag} and returns the reference that names it. */
+  private String pushedAs(String tag, String repository, LocalRegistry.Manifest manifest) throws Exception {
+    registry.push(repository, tag, ManifestDocument.OCI_MANIFEST, manifest.body());
+    return registry.host + "/" + repository + ":" + tag;
   }
 
   private byte[] baseOnlyBytes;
