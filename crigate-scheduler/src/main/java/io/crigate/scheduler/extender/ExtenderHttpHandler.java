@@ -22,6 +22,7 @@ import io.netty.handler.codec.http.TooLongHttpLineException;
 import io.prometheus.metrics.core.datapoints.DistributionDataPoint;
 import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -30,8 +31,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One connection's requests to the extender. A verb runs on the connection's event loop unless the
  * pod names an image whose layers only a registry can tell: then the call (not yet begun, see
- * {@link LayerExtender.WouldWait}) runs again on a thread of {@code waiting}, and the connection
- * reads nothing more until it is answered, so answers leave in the order of their requests.
+ * {@link LayerExtender.WouldWait}) runs again on a thread of {@code waiting}. Until it is answered
+ * the connection reads nothing more, and requests it had already read (a client that pipelines)
+ * wait their turn, so answers leave in the order of their requests. One handler per connection; its
+ * state is touched on the connection's event loop only.
  */
 final class ExtenderHttpHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
 
@@ -53,6 +56,9 @@ final class ExtenderHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
 
   private final Routes routes;
   private final Executor waiting;
+  /** Requests read while a call of this connection waits on a registry, in their order (retained). */
+  private final ArrayDeque<FullHttpRequest> held = new ArrayDeque<>();
+  private boolean callWaiting;
 
   ExtenderHttpHandler(Routes routes, Executor waiting) {
     this.routes = routes;
@@ -61,6 +67,14 @@ final class ExtenderHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
+    if (callWaiting) {
+      held.add(request.retain());
+      return;
+    }
+    serve(ctx, request);
+  }
+
+  private void serve(ChannelHandlerContext ctx, FullHttpRequest request) {
     if (request.decoderResult().isFailure()) {
       refuseUndecodable(ctx, request.decoderResult().cause());
       return;
@@ -107,18 +121,42 @@ final class ExtenderHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
       return;
     }
     if (!run(ctx, request, verb, false, start, latency)) {
-      // the call did not begin: it runs again where it may wait, and the connection reads no further request meanwhile
+      // the call did not begin: it runs again where it may wait, and the connection serves nothing else meanwhile
       FullHttpRequest kept = request.retainedDuplicate();
+      callWaiting = true;
       ctx.channel().config().setAutoRead(false);
       waiting.execute(() -> {
         try {
           run(ctx, kept, verb, true, start, latency);
         } finally {
           kept.release();
-          ctx.channel().config().setAutoRead(true);
+          ctx.executor().execute(() -> resume(ctx));
         }
       });
     }
+  }
+
+  /** After a waiting call's answer: the requests held meanwhile, in order, until one waits again. */
+  private void resume(ChannelHandlerContext ctx) {
+    callWaiting = false;
+    FullHttpRequest next;
+    while (!callWaiting && (next = held.poll()) != null) {
+      try {
+        serve(ctx, next);
+      } finally {
+        next.release();
+      }
+    }
+    if (!callWaiting) {
+      ctx.channel().config().setAutoRead(true);
+    }
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    held.forEach(FullHttpRequest::release);
+    held.clear();
+    super.channelInactive(ctx);
   }
 
   /** Runs the verb and answers; false if it would have waited on a registry and {@code mayWait} is not set (nothing answered). */

@@ -6,10 +6,14 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crigate.images.ImageLayers;
 import io.crigate.images.Layer;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -97,6 +101,38 @@ class ExtenderWaitingCallsTest {
     assertThat(answered.statusCode()).isEqualTo(200);
     assertThat(new ObjectMapper().readTree(answered.body())).hasSize(3);
     assertThat(fetchedOn).singleElement().satisfies(thread -> assertThat(thread.isVirtual()).as("fetched on a virtual thread").isTrue());
+  }
+
+  /**
+   * A client that pipelines sends its next request before the answer: that request waits its turn
+   * behind the fetching call, so the answers arrive in the order of the requests.
+   */
+  @Test
+  void requestsPipelinedBehindAFetchAreAnsweredInTheirOrder() throws Exception {
+    byte[] json = body.getBytes(StandardCharsets.UTF_8);
+    try (Socket socket = new Socket("127.0.0.1", server.port())) {
+      socket.setSoTimeout(60_000);
+      OutputStream out = socket.getOutputStream();
+      out.write(("POST /crigate/prioritize HTTP/1.1\r\nHost: extender\r\nContent-Type: application/json\r\n"
+          + "Content-Length: " + json.length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.write(json);
+      out.write("GET /healthz HTTP/1.1\r\nHost: extender\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      assertThat(fetching.await(1, TimeUnit.MINUTES)).as("the first call asks the registry").isTrue();
+      Thread.sleep(200); // time for the health check, had it not waited its turn, to be answered first
+      registryAnswers.countDown();
+
+      InputStream in = socket.getInputStream();
+      StringBuilder answers = new StringBuilder();
+      byte[] chunk = new byte[8192];
+      while (answers.indexOf("\r\n\r\nok\n") < 0 || answers.indexOf("}]") < 0) {
+        int read = in.read(chunk);
+        assertThat(read).as("both answers before the connection ends: %s", answers).isPositive();
+        answers.append(new String(chunk, 0, read, StandardCharsets.UTF_8));
+      }
+      assertThat(answers.indexOf("}]")).as("the prioritize answer comes first: %s", answers)
+          .isLessThan(answers.indexOf("\r\n\r\nok\n"));
+    }
   }
 
   @Test
