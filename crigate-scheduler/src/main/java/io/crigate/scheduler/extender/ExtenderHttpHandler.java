@@ -117,7 +117,8 @@ final class ExtenderHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
     }
     long start = System.nanoTime();
     if (!request.content().isReadable()) {
-      answerBadRequest(ctx, request, "empty request body: expected a JSON object with Pod and Nodes or NodeNames", start, latency);
+      answerBadRequest(ctx, request, "empty request body: expected a JSON object with Pod and Nodes or NodeNames");
+      observe(latency, start);
       return;
     }
     if (!run(ctx, request, verb, false, start, latency)) {
@@ -170,21 +171,23 @@ final class ExtenderHttpHandler extends SimpleChannelInboundHandler<FullHttpRequ
     } catch (LayerExtender.WouldWait unknownImage) {
       return false;
     } catch (CrigateException.InvalidArgument bad) {
-      answerBadRequest(ctx, request, bad.getMessage(), start, latency);
-      return true;
+      answerBadRequest(ctx, request, bad.getMessage());
     } catch (RuntimeException failed) {
       LOG.warn("extender call {} failed", request.uri(), failed);
       sendText(ctx, request, HttpResponseStatus.INTERNAL_SERVER_ERROR, "extender failed: " + failed + "\n");
       return true;
     }
-    latency.ifPresent(histogram -> histogram.observe((System.nanoTime() - start) / 1e9));
+    observe(latency, start);
     return true;
   }
 
-  private static void answerBadRequest(ChannelHandlerContext ctx, FullHttpRequest request, String reason, long start,
-      Optional<DistributionDataPoint> latency) {
-    sendText(ctx, request, HttpResponseStatus.BAD_REQUEST, "bad extender request: " + reason + "\n");
+  /** A verb's answer, 400s included, goes into its latency; a failure (500) does not. */
+  private static void observe(Optional<DistributionDataPoint> latency, long start) {
     latency.ifPresent(histogram -> histogram.observe((System.nanoTime() - start) / 1e9));
+  }
+
+  private static void answerBadRequest(ChannelHandlerContext ctx, FullHttpRequest request, String reason) {
+    sendText(ctx, request, HttpResponseStatus.BAD_REQUEST, "bad extender request: " + reason + "\n");
   }
 
   private static void sendText(ChannelHandlerContext ctx, FullHttpRequest request, HttpResponseStatus status, String text) {
