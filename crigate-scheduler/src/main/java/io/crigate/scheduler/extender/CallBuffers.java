@@ -29,8 +29,8 @@ final class CallBuffers {
 
   /** Each request's candidate names, valid until the call's answer is sent. */
   final List<String> names = new ArrayList<>();
-  /** Each candidate's name encoded as a JSON string ({@link NodeNameTable.Name#json()}), in the order of {@link #names}. */
-  final List<SerializedString> encodedNames = new ArrayList<>();
+  /** Each candidate's entry start in a prioritize answer ({@link NodeNameTable.Name#hostEntry()}), in the order of {@link #names}. */
+  final List<SerializedString> hostEntries = new ArrayList<>();
   /** Names the request brought that {@link NodeNameTable} did not know yet. */
   final List<NodeNameTable.Name> unseen = new ArrayList<>();
   final List<NodeLoad> loads = new ArrayList<>();
@@ -86,7 +86,7 @@ final class CallBuffers {
 
   private void clear() {
     names.clear();
-    encodedNames.clear();
+    hostEntries.clear();
     unseen.clear();
     loads.clear();
     body.reset();

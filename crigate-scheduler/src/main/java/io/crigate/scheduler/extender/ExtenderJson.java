@@ -10,13 +10,17 @@ import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.crigate.scheduler.LayerLocality;
 import io.crigate.spi.CrigateException.InvalidArgument;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.LongStream;
 
 /**
  * kube-scheduler's extender wire format ({@code k8s.io/kube-scheduler/extender/v1}): Go structs
@@ -28,6 +32,11 @@ final class ExtenderJson {
   /** Encoded once: written thousands of times per answer. */
   private static final SerializedString HOST = new SerializedString("Host");
   private static final SerializedString SCORE = new SerializedString("Score");
+  /** What follows a host entry's start ({@link #hostEntry}) for each score an answer can carry: the number and the closing brace. */
+  private static final SerializedString[] SCORE_ENDS = LongStream.rangeClosed(0, LayerLocality.MAX_EXTENDER_PRIORITY)
+      .mapToObj(score -> new SerializedString(score + "}")).toArray(SerializedString[]::new);
+  /** Writes the host entries' starts: the same writer as {@link #mapper}'s, without its shared buffer pool. */
+  private static final JsonFactory ENTRY_WRITER = new JsonFactory();
 
   /**
    * Jackson's buffers come from a shared pool, not its default per-thread one: the HTTP server runs
@@ -84,7 +93,7 @@ final class ExtenderJson {
       throw new InvalidArgument("NodeNames must be an array of strings");
     }
     buffers.names.clear();
-    buffers.encodedNames.clear();
+    buffers.hostEntries.clear();
     buffers.unseen.clear();
     while (parser.nextToken() != JsonToken.END_ARRAY) {
       if (parser.currentToken() != JsonToken.VALUE_STRING || parser.getTextLength() == 0) {
@@ -99,7 +108,7 @@ final class ExtenderJson {
         buffers.unseen.add(name);
       }
       buffers.names.add(name.string());
-      buffers.encodedNames.add(name.json());
+      buffers.hostEntries.add(name.hostEntry());
     }
     if (!buffers.unseen.isEmpty()) {
       nodeNames.addAll(buffers.unseen);
@@ -127,31 +136,57 @@ final class ExtenderJson {
   }
 
   /**
+   * The start of a host's entry in a prioritize answer, {@code {"Host":"name","Score":}, as this
+   * class's generator writes it: encoded once per node name ({@link NodeNameTable.Name}) and copied
+   * into each answer, where writing the two field names and encoding the name for each of 5,000
+   * hosts was a fifth of a call.
+   */
+  static SerializedString hostEntry(String host) {
+    ByteArrayOutputStream written = new ByteArrayOutputStream(host.length() + 24);
+    try (JsonGenerator json = ENTRY_WRITER.createGenerator(written)) {
+      json.disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT);
+      json.writeStartObject();
+      json.writeFieldName(HOST);
+      json.writeString(host);
+      json.writeFieldName(SCORE);
+      json.writeRaw(':'); // the generator writes a field's colon with its value, which the answer adds
+    } catch (IOException e) {
+      throw new UncheckedIOException("writing to memory cannot fail", e);
+    }
+    // The generator writes UTF-8 and escapes surrogates, so the text's UTF-8 is again the bytes written.
+    SerializedString entry = new SerializedString(written.toString(StandardCharsets.UTF_8));
+    entry.asUnquotedUTF8(); // encoded now and kept, not in the first answer that copies it
+    return entry;
+  }
+
+  /**
    * {@code [{"Host": name, "Score": n}, ...]}, streamed into {@code out}: thousands of entries, no tree needed.
    *
-   * @param encodedHosts the hosts already encoded as JSON strings, in the same order (the names the
-   *     request's parse resolved, {@link CallBuffers#encodedNames}), copied instead of encoding each
-   *     name again (a null entry: that host's String is encoded); null to encode every host
+   * @param hostEntries each host's entry start ({@link #hostEntry}), in the same order (the names the
+   *     request's parse resolved, {@link CallBuffers#hostEntries}), copied instead of written field by
+   *     field; null to write every host field by field
    */
-  void priorities(Priorities priorities, List<SerializedString> encodedHosts, OutputStream out) {
+  void priorities(Priorities priorities, List<SerializedString> hostEntries, OutputStream out) {
     List<String> hosts = priorities.hosts();
-    if (encodedHosts != null && encodedHosts.size() != hosts.size()) {
-      throw new IllegalArgumentException("%d hosts but %d encoded".formatted(hosts.size(), encodedHosts.size()));
+    long[] scores = priorities.scores();
+    if (hostEntries != null && hostEntries.size() != hosts.size()) {
+      throw new IllegalArgumentException("%d hosts but %d entries".formatted(hosts.size(), hostEntries.size()));
     }
     try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
       json.writeStartArray();
       for (int i = 0; i < hosts.size(); i++) {
-        json.writeStartObject();
-        json.writeFieldName(HOST);
-        SerializedString encoded = encodedHosts == null ? null : encodedHosts.get(i);
-        if (encoded != null) {
-          json.writeString(encoded);
+        SerializedString entry = hostEntries == null ? null : hostEntries.get(i);
+        if (entry != null && scores[i] >= 0 && scores[i] < SCORE_ENDS.length) { // a score is never outside, but if so it is still written
+          json.writeRawValue(entry); // the generator still writes the comma before it
+          json.writeRaw(SCORE_ENDS[(int) scores[i]]);
         } else {
+          json.writeStartObject();
+          json.writeFieldName(HOST);
           json.writeString(hosts.get(i));
+          json.writeFieldName(SCORE);
+          json.writeNumber(scores[i]);
+          json.writeEndObject();
         }
-        json.writeFieldName(SCORE);
-        json.writeNumber(priorities.scores()[i]);
-        json.writeEndObject();
       }
       json.writeEndArray();
     } catch (IOException e) {

@@ -54,7 +54,7 @@ public final class ExtenderVerbs {
     try {
       Priorities priorities = extender.prioritize(json.parseArgs(read(body, call), call), call, mayWait);
       // the hosts are the request's names as parsed (NodeNames) when the list is the call's own
-      json.priorities(priorities, priorities.hosts() == call.names ? call.encodedNames : null, call.answer);
+      json.priorities(priorities, priorities.hosts() == call.names ? call.hostEntries : null, call.answer);
       call.answer.sendTo(answer);
     } finally {
       buffers.give(call);

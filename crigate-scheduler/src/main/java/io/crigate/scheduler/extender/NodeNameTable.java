@@ -1,11 +1,6 @@
 package io.crigate.scheduler.extender;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.io.SerializedString;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.List;
 
@@ -26,43 +21,24 @@ import java.util.List;
  * bounded: when node churn fills it, it starts over with the names of the current request.
  *
  * <p>Each name is kept three ways ({@link Name}): the String the maps key on, its characters, which
- * a lookup compares against the parser's in one bulk comparison, and its JSON string literal encoded
- * once, which a prioritize answer copies for each host instead of encoding the name again.
+ * a lookup compares against the parser's in one bulk comparison, and the start of its entry in a
+ * prioritize answer, encoded once, which each answer copies instead of writing the entry's field
+ * names and encoding the name again.
  */
 final class NodeNameTable {
 
-  private static final JsonFactory JSON = new JsonFactory();
-
-  /** A node name as the extender keeps it: its String, its characters and its JSON encoding. */
+  /** A node name as the extender keeps it: its String, its characters and its prioritize answer's entry. */
   static final class Name {
     private final String string;
     private final char[] chars;
     private final int hash;
-    private final SerializedString json;
+    private final SerializedString hostEntry;
 
     Name(String string) {
       this.string = string;
       this.chars = string.toCharArray();
       this.hash = string.hashCode();
-      this.json = encoded(string);
-    }
-
-    /**
-     * The name's JSON literal encoded now, not by each answer; null in the rare case where Jackson's
-     * {@link SerializedString} would encode it differently from the generator writing the String
-     * (characters outside the BMP: the generator escapes each surrogate, the encoder writes 4 UTF-8
-     * bytes), so that the answer's bytes never depend on which of the two wrote a host.
-     */
-    private static SerializedString encoded(String string) {
-      SerializedString json = new SerializedString(string);
-      ByteArrayOutputStream written = new ByteArrayOutputStream(string.length() + 2);
-      try (JsonGenerator generator = JSON.createGenerator(written)) {
-        generator.writeString(string);
-      } catch (IOException e) {
-        throw new UncheckedIOException("writing to memory cannot fail", e);
-      }
-      byte[] quoted = written.toByteArray();
-      return Arrays.equals(json.asQuotedUTF8(), 0, json.asQuotedUTF8().length, quoted, 1, quoted.length - 1) ? json : null;
+      this.hostEntry = ExtenderJson.hostEntry(string);
     }
 
     /** The String the index and the loads key on. */
@@ -70,9 +46,9 @@ final class NodeNameTable {
       return string;
     }
 
-    /** The name as a JSON string's contents, UTF-8 and escaped, encoded once; null when the answer must encode the String. */
-    SerializedString json() {
-      return json;
+    /** The start of this host's entry in a prioritize answer, encoded once ({@link ExtenderJson#hostEntry}). */
+    SerializedString hostEntry() {
+      return hostEntry;
     }
 
     private boolean matches(char[] other, int offset, int length) {
