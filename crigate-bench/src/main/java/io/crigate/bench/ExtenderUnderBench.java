@@ -87,7 +87,8 @@ record ExtenderUnderBench(Process process, Path log, Duration startToServing) im
 
   /** Starts a JFR recording (profile settings: execution samples every 10 ms, allocation samples) into {@code file}. */
   void startRecording(Path file) throws IOException, InterruptedException {
-    jcmd("JFR.start", "name=series", "settings=profile", "filename=" + file);
+    // a sample a millisecond: the profile's default (10 ms) gives ~200 samples over a 2-second series
+    jcmd("JFR.start", "name=series", "settings=profile", "jdk.ExecutionSample#period=1ms", "filename=" + file);
   }
 
   /** Stops the recording {@link #startRecording} started, which writes its file. */
