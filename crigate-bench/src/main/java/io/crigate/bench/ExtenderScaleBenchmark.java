@@ -168,6 +168,8 @@ public final class ExtenderScaleBenchmark {
     final String url;
     final Path dir;
     Samples samples = new Samples();
+    /** Calls 2 to {@link CurlPrioritize#OPENING_CALLS} of each new connection, kept out of {@link #samples}. */
+    Samples opening = new Samples();
     Map<ProcessCpu.Group, Long> cpu = new EnumMap<>(ProcessCpu.Group.class);
     final List<Double> pauses = new ArrayList<>();
 
@@ -180,6 +182,7 @@ public final class ExtenderScaleBenchmark {
 
     void reset() {
       samples = new Samples();
+      opening = new Samples();
       cpu = new EnumMap<>(ProcessCpu.Group.class);
       pauses.clear();
     }
@@ -230,12 +233,16 @@ public final class ExtenderScaleBenchmark {
           Side side = sides.get(chunk % 2 == 0 ? i : sides.size() - 1 - i);
           int pausesBefore = side.extender.gcPausesMillis().size();
           var before = side.extender.threads();
-          // the first call of each curl run opens its connection and is not a sample
-          Samples chunkSamples = CurlPrioritize.run(side.url, round.getValue(), 1, perChunk, workDir);
+          // each curl run opens a connection: its opening calls are reported apart (CurlPrioritize)
+          CurlPrioritize.Transfers transfers = CurlPrioritize.run(side.url, round.getValue(), perChunk, workDir);
+          Samples chunkSamples = transfers.kept();
           var after = side.extender.threads();
           ProcessCpu.byGroup(before, after).forEach((group, nanos) -> side.cpu.merge(group, nanos, Long::sum));
           for (long sample : chunkSamples.values(chunkSamples.count())) {
             side.samples.add(sample);
+          }
+          for (long sample : transfers.opening().values(transfers.opening().count())) {
+            side.opening.add(sample);
           }
           List<Double> pauses = side.extender.gcPausesMillis();
           side.pauses.addAll(pauses.subList(pausesBefore, pauses.size()));
@@ -249,7 +256,8 @@ public final class ExtenderScaleBenchmark {
       }
       for (Side side : sides) {
         report("extender " + side.name + ", HTTP round trip, " + round.getKey(), side.samples);
-        int calls = side.samples.count() + CHUNKS; // the connections' first calls too
+        report("  the same, calls 2-%d of each of its %d new connections".formatted(CurlPrioritize.OPENING_CALLS, CHUNKS), side.opening);
+        int calls = side.samples.count() + side.opening.count() + CHUNKS; // the connections' first calls too
         long total = side.cpu.values().stream().mapToLong(Long::longValue).sum();
         StringBuilder groups = new StringBuilder();
         side.cpu.forEach((group, nanos) -> groups.append(String.format(Locale.ROOT, " %s %.3f", group.name().toLowerCase(Locale.ROOT), nanos / 1e6 / calls)));
@@ -290,7 +298,7 @@ public final class ExtenderScaleBenchmark {
     long total = 0;
     while (calls < WARMUP_MIN || (calls < WARMUP_LIMIT && quiet < 2)) {
       var before = side.extender.threads();
-      CurlPrioritize.run(side.url, body, 1, WARMUP_BATCH - 1, workDir);
+      CurlPrioritize.run(side.url, body, WARMUP_BATCH - CurlPrioritize.OPENING_CALLS, workDir);
       var groups = ProcessCpu.byGroup(before, side.extender.threads());
       calls += WARMUP_BATCH;
       jit = groups.get(ProcessCpu.Group.JIT);

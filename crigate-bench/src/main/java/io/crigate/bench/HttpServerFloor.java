@@ -69,13 +69,13 @@ public final class HttpServerFloor {
       urls.put("Netty epoll, on the event loop", "http://127.0.0.1:" + ((InetSocketAddress) netty.localAddress()).getPort() + "/prioritize");
       Map<String, Samples> samples = new LinkedHashMap<>();
       for (String url : urls.values()) {
-        CurlPrioritize.run(url, request, 1, 300, work); // warm-up
+        CurlPrioritize.run(url, request, 300, work); // warm-up
       }
       urls.keySet().forEach(server -> samples.put(server, new Samples()));
       var order = new java.util.ArrayList<>(urls.keySet());
       for (int run = 0; run < RUNS; run++) {
         for (String server : order) {
-          Samples runSamples = CurlPrioritize.run(urls.get(server), request, 1, calls / RUNS, work);
+          Samples runSamples = CurlPrioritize.run(urls.get(server), request, calls / RUNS, work).kept();
           for (long sample : runSamples.values(runSamples.count())) {
             samples.get(server).add(sample);
           }
