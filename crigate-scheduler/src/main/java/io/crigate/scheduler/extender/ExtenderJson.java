@@ -175,9 +175,8 @@ final class ExtenderJson {
     try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
       json.writeStartArray();
       for (int i = 0; i < hosts.size(); i++) {
-        SerializedString entry = hostEntries == null ? null : hostEntries.get(i);
-        if (entry != null && scores[i] >= 0 && scores[i] < SCORE_ENDS.length) { // a score is never outside, but if so it is still written
-          json.writeRawValue(entry); // the generator still writes the comma before it
+        if (hostEntries != null && scores[i] >= 0 && scores[i] < SCORE_ENDS.length) { // a score is never outside, but if so it is still written
+          json.writeRawValue(hostEntries.get(i)); // the generator still writes the comma before it
           json.writeRaw(SCORE_ENDS[(int) scores[i]]);
         } else {
           json.writeStartObject();
