@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * prioritize round trips from a client in its own process, as kube-scheduler is one: a single curl
- * posting the same body {@code warmup + iterations} times, one at a time, on one kept-alive HTTP/1.1
- * connection, without {@code Expect: 100-continue} (Go's client sends none). Each transfer's
+ * posting the same body {@link #OPENING_CALLS} + {@code iterations} times, one at a time, on one
+ * kept-alive HTTP/1.1 connection, without {@code Expect: 100-continue} (Go's client sends none). Each transfer's
  * {@code time_total} is one sample.
  *
  * <p>A new connection's first calls are slower than its later ones, whatever serves them: with a

@@ -235,15 +235,10 @@ public final class ExtenderScaleBenchmark {
           var before = side.extender.threads();
           // each curl run opens a connection: its opening calls are reported apart (CurlPrioritize)
           CurlPrioritize.Transfers transfers = CurlPrioritize.run(side.url, round.getValue(), perChunk, workDir);
-          Samples chunkSamples = transfers.kept();
           var after = side.extender.threads();
           ProcessCpu.byGroup(before, after).forEach((group, nanos) -> side.cpu.merge(group, nanos, Long::sum));
-          for (long sample : chunkSamples.values(chunkSamples.count())) {
-            side.samples.add(sample);
-          }
-          for (long sample : transfers.opening().values(transfers.opening().count())) {
-            side.opening.add(sample);
-          }
+          side.samples.addAll(transfers.kept());
+          side.opening.addAll(transfers.opening());
           List<Double> pauses = side.extender.gcPausesMillis();
           side.pauses.addAll(pauses.subList(pausesBefore, pauses.size()));
         }
@@ -287,8 +282,9 @@ public final class ExtenderScaleBenchmark {
 
   /**
    * Batches of calls, {@link #WARMUP_MIN} at least, until the compiler threads used less than 5% of
-   * the process's CPU (or 2 ms) in two batches in a row: the timed series then measures compiled code, however long that took
-   * on this machine, rather than after a count that a loaded machine may not have compiled by. (In a
+   * the process's CPU (or 2 ms) in two batches in a row: the timed series then measures compiled
+   * code, however long that took on this machine, rather than after a count that a loaded machine
+   * may not have compiled by. (In a
    * 300-node trial they never got below 2%: C2 keeps recompiling a little.)
    */
   private static void warmUntilCompilersQuiet(Side side, byte[] body, Path workDir) throws Exception {

@@ -85,9 +85,11 @@ record ExtenderUnderBench(Process process, Path log, Duration startToServing) im
     return ProcessCpu.threads(process.pid());
   }
 
-  /** Starts a JFR recording (profile settings: execution samples every 10 ms, allocation samples) into {@code file}. */
+  /**
+   * Starts a JFR recording into {@code file}: the profile settings (allocation samples among them)
+   * with an execution sample every millisecond, where their 10 ms gives ~200 samples over a 2-second series.
+   */
   void startRecording(Path file) throws IOException, InterruptedException {
-    // a sample a millisecond: the profile's default (10 ms) gives ~200 samples over a 2-second series
     jcmd("JFR.start", "name=series", "settings=profile", "jdk.ExecutionSample#period=1ms", "filename=" + file);
   }
 

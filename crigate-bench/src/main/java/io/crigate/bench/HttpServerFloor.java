@@ -39,7 +39,8 @@ import java.util.Map;
  * What an HTTP server alone adds to a prioritize round trip, without the extender: the same request
  * and answer sizes, and a busy wait in place of the verb, served by Helidon 4 (a virtual thread per
  * connection, as the extender served until 2026-11-27) and by Netty's HTTP codec on an epoll event
- * loop (as it serves since), to one curl process each, in interleaved runs of 100 calls. Tells the
+ * loop (as it serves since), to one curl process each, in 10 interleaved runs (each connection's
+ * opening calls apart, {@link CurlPrioritize}). Tells the
  * transport's share of the tail from the verb's.
  *
  * <p>Run: {@code bash scripts/bench-http-floor.sh [requestBytes=222000] [answerBytes=330000] [workMicros=0] [calls=3000]}
@@ -75,17 +76,15 @@ public final class HttpServerFloor {
       var order = new java.util.ArrayList<>(urls.keySet());
       for (int run = 0; run < RUNS; run++) {
         for (String server : order) {
-          Samples runSamples = CurlPrioritize.run(urls.get(server), request, calls / RUNS, work).kept();
-          for (long sample : runSamples.values(runSamples.count())) {
-            samples.get(server).add(sample);
-          }
+          samples.get(server).addAll(CurlPrioritize.run(urls.get(server), request, calls / RUNS, work).kept());
         }
         java.util.Collections.reverse(order);
       }
       System.out.printf(Locale.ROOT, "request %d bytes, answer %d bytes, %d us of work a call, curl process; load average %s%n",
           requestBytes, answerBytes, workNanos / 1000, Files.readString(Path.of("/proc/loadavg")).trim());
       samples.forEach((server, s) -> {
-        long slow = Arrays.stream(s.values(s.count())).filter(nanos -> nanos > s.percentile(50) + 2_000_000).count();
+        long median = s.percentile(50);
+        long slow = Arrays.stream(s.values(s.count())).filter(nanos -> nanos > median + 2_000_000).count();
         System.out.printf(Locale.ROOT, "%-32s n=%d  p50 %.2f  p90 %.2f  p99 %.2f  max %.2f ms;  calls over p50 + 2 ms: %d%n", server,
             s.count(), s.percentileMicros(50) / 1e3, s.percentileMicros(90) / 1e3, s.percentileMicros(99) / 1e3,
             s.percentileMicros(100) / 1e3, slow);

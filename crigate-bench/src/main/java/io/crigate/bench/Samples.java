@@ -23,6 +23,13 @@ final class Samples {
     nanos[count++] = elapsedNanos;
   }
 
+  /** Adds each of {@code other}'s samples, in their order. */
+  void addAll(Samples other) {
+    for (int i = 0; i < other.count; i++) {
+      add(other.nanos[i]);
+    }
+  }
+
   int count() {
     return count;
   }
