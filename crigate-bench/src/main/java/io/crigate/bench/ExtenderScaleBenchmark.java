@@ -10,6 +10,7 @@ import io.crigate.scheduler.extender.InventoryInformer;
 import io.crigate.scheduler.extender.LayerIndex;
 import io.crigate.scheduler.extender.NodeLoadInformer;
 import io.crigate.scheduler.extender.NodeLoads;
+import io.crigate.scheduler.extender.NodeTable;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
@@ -334,8 +335,9 @@ public final class ExtenderScaleBenchmark {
    */
   private static void inProcess(KubernetesClient client, String registry, byte[] body, byte[] overHttp, int iterations)
       throws Exception {
-    LayerIndex index = new LayerIndex();
-    NodeLoads loads = new NodeLoads();
+    NodeTable nodes = new NodeTable();
+    LayerIndex index = new LayerIndex(nodes);
+    NodeLoads loads = new NodeLoads(nodes);
     long start = System.nanoTime();
     try (InventoryInformer inventories = new InventoryInformer(client, index);
         NodeLoadInformer load = new NodeLoadInformer(client, loads)) {

@@ -14,8 +14,8 @@ import java.util.stream.Stream;
 
 /**
  * The prioritize verb's CPU a call for two builds in one JVM, in alternating blocks: each build's
- * extender classes (and their dependencies) load in a class loader of their own, both run
- * {@link VerbWorkload}, and block after block the two take turns (A B, B A, ...). Separate runs of
+ * extender classes (and their dependencies) load in a class loader of their own, each runs its
+ * own build's {@link VerbWorkload} (the workload follows the extender's API), and block after block the two take turns (A B, B A, ...). Separate runs of
  * the same build differ by up to 2x on this host, whose speed drifts from minute to minute; blocks a
  * few milliseconds apart share the drift, so their ratio is what a change did.
  *
@@ -27,14 +27,13 @@ public final class VerbSideBySide {
 
   private VerbSideBySide() {}
 
-  /** {@code args}: this build's and the other's dependency directories, the blocks; the workload's own jar is this one's. */
+  /** {@code args}: this build's and the other's dependency directories (each beside its build's crigate-bench jar), the blocks. */
   public static void main(String[] args) throws Exception {
-    URL workload = VerbSideBySide.class.getProtectionDomain().getCodeSource().getLocation();
     List<String> names = List.of("A (this checkout)", "B (" + Path.of(args[1]).getParent().getParent().getParent() + ")");
     int blocks = args.length > 2 ? Integer.parseInt(args[2]) : 60;
     List<Runnable> calls = new ArrayList<>();
     for (String dependencies : List.of(args[0], args[1])) {
-      List<URL> urls = new ArrayList<>(List.of(workload));
+      List<URL> urls = new ArrayList<>(List.of(benchJar(Path.of(dependencies).getParent()).toUri().toURL()));
       try (Stream<Path> jars = Files.list(Path.of(dependencies))) {
         for (Path jar : jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList()) {
           urls.add(jar.toUri().toURL());
@@ -72,5 +71,12 @@ public final class VerbSideBySide {
     Arrays.sort(ratios);
     System.out.printf(Locale.ROOT, "  A / B, median of the blocks' ratios: %.3f (quartiles %.3f - %.3f)%n",
         ratios[ratios.length / 2] / 1e3, ratios[ratios.length / 4] / 1e3, ratios[3 * ratios.length / 4] / 1e3);
+  }
+
+  private static Path benchJar(Path target) throws java.io.IOException {
+    try (Stream<Path> files = Files.list(target)) {
+      return files.filter(p -> p.getFileName().toString().matches("crigate-bench-.*\\.jar")).findFirst()
+          .orElseThrow(() -> new IllegalArgumentException("no crigate-bench jar in " + target + ": build it first"));
+    }
   }
 }

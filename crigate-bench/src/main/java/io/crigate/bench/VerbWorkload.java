@@ -7,6 +7,7 @@ import io.crigate.images.NodeLayerInventory;
 import io.crigate.scheduler.extender.ExtenderVerbs;
 import io.crigate.scheduler.extender.LayerIndex;
 import io.crigate.scheduler.extender.NodeLoads;
+import io.crigate.scheduler.extender.NodeTable;
 import io.crigate.scheduler.sim.ImageCatalog;
 import java.io.ByteArrayInputStream;
 import java.time.Instant;
@@ -32,8 +33,9 @@ public final class VerbWorkload {
   public static Runnable prepare() throws Exception {
     ImageCatalog catalog = ImageCatalog.generate(42, 1000);
     SplittableRandom random = new SplittableRandom(42);
-    LayerIndex index = new LayerIndex();
-    NodeLoads loads = new NodeLoads();
+    NodeTable nodes = new NodeTable();
+    LayerIndex index = new LayerIndex(nodes);
+    NodeLoads loads = new NodeLoads(nodes);
     ObjectMapper mapper = new ObjectMapper();
     ObjectNode request = mapper.createObjectNode();
     ObjectNode pod = request.putObject("Pod");

@@ -12,6 +12,7 @@ import io.crigate.scheduler.extender.InventoryInformer;
 import io.crigate.scheduler.extender.LayerIndex;
 import io.crigate.scheduler.extender.NodeLoadInformer;
 import io.crigate.scheduler.extender.NodeLoads;
+import io.crigate.scheduler.extender.NodeTable;
 import io.crigate.spi.CrigateException;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -109,8 +110,9 @@ final class ExtenderCommand implements Callable<Integer> {
     }
     RegistryClient registry = new RegistryClient(config);
     // in a pod: the service account; elsewhere: KUBECONFIG or ~/.kube/config
-    LayerIndex inventories = new LayerIndex();
-    NodeLoads loads = new NodeLoads();
+    NodeTable nodes = new NodeTable();
+    LayerIndex inventories = new LayerIndex(nodes);
+    NodeLoads loads = new NodeLoads(nodes);
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         InventoryInformer informer = new InventoryInformer(client, inventories);
         NodeLoadInformer loadInformer = new NodeLoadInformer(client, loads);

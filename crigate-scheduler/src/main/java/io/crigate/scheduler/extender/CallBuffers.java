@@ -1,6 +1,5 @@
 package io.crigate.scheduler.extender;
 
-import com.fasterxml.jackson.core.io.SerializedString;
 import io.crigate.scheduler.NodeLoad;
 import io.crigate.scheduler.LayerLocality;
 import java.io.ByteArrayOutputStream;
@@ -29,15 +28,16 @@ final class CallBuffers {
 
   /** Each request's candidate names, valid until the call's answer is sent. */
   final List<String> names = new ArrayList<>();
-  /** Each candidate's entry start in a prioritize answer ({@link NodeNameTable.Name#hostEntry()}), in the order of {@link #names}. */
-  final List<SerializedString> hostEntries = new ArrayList<>();
-  /** Names the request brought that {@link NodeNameTable} did not know yet. */
-  final List<NodeNameTable.Name> unseen = new ArrayList<>();
+  /** Each candidate's {@link NodeTable} entry, in the order of {@link #names}. */
+  final List<NodeTable.Entry> entries = new ArrayList<>();
+  /** Names the request brought that {@link NodeTable} did not know yet. */
+  final List<NodeTable.Entry> unseen = new ArrayList<>();
   final List<NodeLoad> loads = new ArrayList<>();
   final Body body = new Body();
   final LayerLocality.Scratch scores = new LayerLocality.Scratch();
   final Answer answer = new Answer();
   private long[] missing = new long[0];
+  private int[] numbers = new int[0];
 
   /**
    * The request's bytes, read whole into this reused buffer before they are parsed (217 KB at 5,000
@@ -84,9 +84,17 @@ final class CallBuffers {
     return missing;
   }
 
+  /** An array of at least {@code candidates} ints, for their numbers in the layer index; the caller overwrites it. */
+  int[] numbers(int candidates) {
+    if (numbers.length < candidates) {
+      numbers = new int[candidates];
+    }
+    return numbers;
+  }
+
   private void clear() {
     names.clear();
-    hostEntries.clear();
+    entries.clear();
     unseen.clear();
     loads.clear();
     body.reset();

@@ -44,17 +44,17 @@ final class ExtenderJson {
    */
   private final ObjectMapper mapper = new ObjectMapper(JsonFactory.builder()
       .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build());
-  private final NodeNameTable nodeNames;
+  private final NodeTable nodes;
 
-  /** @param nodeNames resolves the request's node names, e.g. {@link LayerIndex#names()}, whose Strings the index keys on */
-  ExtenderJson(NodeNameTable nodeNames) {
-    this.nodeNames = nodeNames;
+  /** @param nodes resolves the request's node names: the table of the index and the loads the call reads */
+  ExtenderJson(NodeTable nodes) {
+    this.nodes = nodes;
   }
 
   /**
    * Parses the whole request from the call's buffer: the pod's few fields the score reads ({@link PodJson}), and
-   * NodeNames (thousands of strings on every request) into {@code buffers.names} as the Strings
-   * {@link NodeNameTable} keeps, without a tree or a String per name. Only Nodes, which a filter
+   * NodeNames (thousands of strings on every request) into {@code buffers.names} and {@code buffers.entries}
+   * as {@link NodeTable} keeps them, without a tree or a String per name. Only Nodes, which a filter
    * answer must echo, is read as a tree.
    */
   ExtenderArgs parseArgs(CallBuffers.Body body, CallBuffers buffers) {
@@ -87,13 +87,13 @@ final class ExtenderJson {
         named ? new CandidateNodes.Names(buffers.names) : nodeList(nodes));
   }
 
-  /** Reads the array into {@code buffers.names}; true once read (a later NodeNames key replaces it, as for any key). */
+  /** Reads the array into {@code buffers.names} and {@code buffers.entries}; true once read (a later NodeNames key replaces it, as for any key). */
   private boolean names(JsonParser parser, CallBuffers buffers) throws IOException {
     if (parser.currentToken() != JsonToken.START_ARRAY) {
       throw new InvalidArgument("NodeNames must be an array of strings");
     }
     buffers.names.clear();
-    buffers.hostEntries.clear();
+    buffers.entries.clear();
     buffers.unseen.clear();
     while (parser.nextToken() != JsonToken.END_ARRAY) {
       if (parser.currentToken() != JsonToken.VALUE_STRING || parser.getTextLength() == 0) {
@@ -102,16 +102,16 @@ final class ExtenderJson {
       char[] chars = parser.getTextCharacters();
       int offset = parser.getTextOffset();
       int length = parser.getTextLength();
-      NodeNameTable.Name name = nodeNames.find(chars, offset, length);
-      if (name == null) {
-        name = new NodeNameTable.Name(new String(chars, offset, length));
-        buffers.unseen.add(name);
+      NodeTable.Entry node = nodes.find(chars, offset, length);
+      if (node == null) {
+        node = new NodeTable.Entry(new String(chars, offset, length));
+        buffers.unseen.add(node);
       }
-      buffers.names.add(name.string());
-      buffers.hostEntries.add(name.hostEntry());
+      buffers.names.add(node.string());
+      buffers.entries.add(node);
     }
     if (!buffers.unseen.isEmpty()) {
-      nodeNames.addAll(buffers.unseen);
+      nodes.addAll(buffers.unseen);
     }
     return true;
   }
@@ -137,7 +137,7 @@ final class ExtenderJson {
 
   /**
    * The start of a host's entry in a prioritize answer, {@code {"Host":"name","Score":}, as this
-   * class's generator writes it: encoded once per node name ({@link NodeNameTable.Name}) and copied
+   * class's generator writes it: encoded once per node ({@link NodeTable.Entry}) and copied
    * into each answer, where writing the two field names and encoding the name for each of 5,000
    * hosts was a fifth of a call.
    */
@@ -160,28 +160,22 @@ final class ExtenderJson {
   }
 
   /**
-   * {@code [{"Host": name, "Score": n}, ...]}, streamed into {@code out}: thousands of entries, no tree needed.
-   *
-   * @param hostEntries each host's entry start ({@link #hostEntry}), in the same order (the names the
-   *     request's parse resolved, {@link CallBuffers#hostEntries}), copied instead of written field by
-   *     field; null to write every host field by field
+   * {@code [{"Host": name, "Score": n}, ...]}, streamed into {@code out}: thousands of entries, no
+   * tree needed. Each host's entry start ({@link #hostEntry}) is copied, not written field by field.
    */
-  void priorities(Priorities priorities, List<SerializedString> hostEntries, OutputStream out) {
-    List<String> hosts = priorities.hosts();
+  void priorities(Priorities priorities, OutputStream out) {
+    List<NodeTable.Entry> hosts = priorities.hosts();
     long[] scores = priorities.scores();
-    if (hostEntries != null && hostEntries.size() != hosts.size()) {
-      throw new IllegalArgumentException("%d hosts but %d entries".formatted(hosts.size(), hostEntries.size()));
-    }
     try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
       json.writeStartArray();
       for (int i = 0; i < hosts.size(); i++) {
-        if (hostEntries != null && scores[i] >= 0 && scores[i] < SCORE_ENDS.length) { // a score is never outside, but if so it is still written
-          json.writeRawValue(hostEntries.get(i)); // the generator still writes the comma before it
+        if (scores[i] >= 0 && scores[i] < SCORE_ENDS.length) { // a score is never outside, but if so it is still written
+          json.writeRawValue(hosts.get(i).hostEntry()); // the generator still writes the comma before it
           json.writeRaw(SCORE_ENDS[(int) scores[i]]);
         } else {
           json.writeStartObject();
           json.writeFieldName(HOST);
-          json.writeString(hosts.get(i));
+          json.writeString(hosts.get(i).string());
           json.writeFieldName(SCORE);
           json.writeNumber(scores[i]);
           json.writeEndObject();

@@ -31,7 +31,7 @@ public final class ExtenderVerbs {
    */
   public ExtenderVerbs(LayerIndex inventories, NodeLoads loads, ImageLayerSource images) {
     this.extender = new LayerExtender(inventories, loads, images);
-    this.json = new ExtenderJson(inventories.names());
+    this.json = new ExtenderJson(inventories.nodeTable());
   }
 
   /** Images from a lookup that never waits ({@link ImageLayerSource#inMemory}), or for callers that always may wait. */
@@ -52,9 +52,7 @@ public final class ExtenderVerbs {
   void prioritize(InputStream body, AnswerSink answer, boolean mayWait) {
     CallBuffers call = buffers.take();
     try {
-      Priorities priorities = extender.prioritize(json.parseArgs(read(body, call), call), call, mayWait);
-      // the hosts are the request's names as parsed (NodeNames) when the list is the call's own
-      json.priorities(priorities, priorities.hosts() == call.names ? call.hostEntries : null, call.answer);
+      json.priorities(extender.prioritize(json.parseArgs(read(body, call), call), call, mayWait), call.answer);
       call.answer.sendTo(answer);
     } finally {
       buffers.give(call);

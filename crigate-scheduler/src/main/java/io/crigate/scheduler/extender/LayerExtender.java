@@ -41,6 +41,9 @@ final class LayerExtender {
    * @param images looks an image reference up, e.g. in a {@code RegistryClient} (caches)
    */
   LayerExtender(LayerIndex index, NodeLoads loads, ImageLayerSource images) {
+    if (index.nodeTable() != loads.nodeTable()) {
+      throw new IllegalArgumentException("the layer index and the loads must be built on one NodeTable");
+    }
     this.index = index;
     this.loads = loads;
     this.images = images;
@@ -55,7 +58,7 @@ final class LayerExtender {
    */
   Priorities prioritize(ExtenderArgs args, CallBuffers buffers, boolean mayWait) {
     PodLayers pod = PodLayers.of(resolve(args, mayWait));
-    List<String> candidates = args.nodes().names();
+    List<NodeTable.Entry> candidates = entries(args.nodes().names(), buffers);
     loads.forgetExpired();
     if (args.pod().name() != null) {
       // kube-scheduler retries a pod it could not bind: its own earlier guess must not weigh on it
@@ -63,13 +66,30 @@ final class LayerExtender {
     }
     List<NodeLoad> candidateLoads = buffers.loads;
     candidateLoads.clear();
-    for (String candidate : candidates) {
-      candidateLoads.add(loads.apply(candidate));
+    int[] numbers = buffers.numbers(candidates.size());
+    for (int c = 0; c < candidates.size(); c++) { // one pass: 5,000 entries do not stay in the cache for a second
+      NodeTable.Entry candidate = candidates.get(c);
+      numbers[c] = candidate.number;
+      candidateLoads.add(loads.of(candidate));
     }
-    long[] missing = index.missingBytes(pod, candidates, buffers.missing(candidates.size()));
+    long[] missing = index.missingBytes(pod, numbers, buffers.missing(candidates.size()));
     long[] scores = LayerLocality.scores(missing, args.cpuMillis(), candidateLoads, buffers.scores);
     assumeLikelyNode(args, candidates, candidateLoads, scores);
     return new Priorities(candidates, scores);
+  }
+
+  /**
+   * The candidates' entries: as the request's parse found them when the names are the call's own
+   * ({@link CallBuffers#names}, NodeNames), else looked up (a NodeList's items, a caller's own list).
+   */
+  private List<NodeTable.Entry> entries(List<String> names, CallBuffers buffers) {
+    if (names != buffers.names) {
+      buffers.entries.clear();
+      for (String name : names) {
+        buffers.entries.add(index.nodeTable().resolve(name));
+      }
+    }
+    return buffers.entries;
   }
 
   /**
@@ -77,7 +97,7 @@ final class LayerExtender {
    * best-scored candidate, and among those the least loaded, which kube-scheduler's resource scores
    * prefer. Where the guess is wrong the error lasts only until the binding is seen.
    */
-  private void assumeLikelyNode(ExtenderArgs args, List<String> candidates, List<NodeLoad> candidateLoads, long[] scores) {
+  private void assumeLikelyNode(ExtenderArgs args, List<NodeTable.Entry> candidates, List<NodeLoad> candidateLoads, long[] scores) {
     if (args.pod().name() == null) {
       return;
     }
@@ -89,7 +109,7 @@ final class LayerExtender {
       }
     }
     if (likely >= 0) {
-      loads.assume(args.podName(), candidates.get(likely), args.cpuMillis());
+      loads.assume(args.podName(), candidates.get(likely).string(), args.cpuMillis());
     }
   }
 

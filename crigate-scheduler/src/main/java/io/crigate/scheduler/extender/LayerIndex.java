@@ -25,6 +25,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * that an update can take it out of them. Sizes are not kept: the pod's layer sizes come from its
  * registry.
  *
+ * <p>Each node's number is kept in its {@link NodeTable} entry, which a request's parse has found
+ * already: a call reads the candidates' numbers with their loads, and costs no lookup here.
+ *
  * <p>Updates come one node at a time from the informer; requests read under a shared lock.
  */
 public final class LayerIndex {
@@ -35,30 +38,35 @@ public final class LayerIndex {
   private static final Holders[] NONE = new Holders[0];
 
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
-  private final NodeNumbers numbers = new NodeNumbers();
-  private final NodeNameTable names = new NodeNameTable();
+  private final NodeTable nodes;
   private final Map<String, Holders[]> layersByNode = new HashMap<>();
   private final Map<String, Holders> nodesByLayer = new HashMap<>();
   private final Deque<Integer> freeNumbers = new ArrayDeque<>();
+  private int numbered;
+
+  /** @param nodes the table the extender's request parser and its {@link NodeLoads} use too */
+  public LayerIndex(NodeTable nodes) {
+    this.nodes = nodes;
+  }
 
   public void put(NodeLayerInventory inventory) {
     lock.writeLock().lock();
     try {
-      String node = names.intern(inventory.node());
-      remove(node, false);
-      int number = numbers.get(node);
-      if (number < 0) {
-        number = freeNumbers.isEmpty() ? numbers.size() : freeNumbers.pop();
-        numbers.put(node, number);
-      }
+      remove(inventory.node(), false);
+      NodeTable.Entry entry = nodes.update(inventory.node(), unnumbered -> {
+        if (unnumbered.number < 0) {
+          unnumbered.number = freeNumbers.isEmpty() ? numbered : freeNumbers.pop();
+          numbered++;
+        }
+      });
       Set<String> digests = inventory.layers().keySet();
       Holders[] layers = new Holders[digests.size()];
       int i = 0;
       for (String digest : digests) {
         layers[i] = nodesByLayer.computeIfAbsent(digest, d -> new Holders(d, new BitSet()));
-        layers[i++].nodes().set(number);
+        layers[i++].nodes().set(entry.number);
       }
-      layersByNode.put(node, layers);
+      layersByNode.put(entry.string(), layers);
     } finally {
       lock.writeLock().unlock();
     }
@@ -73,36 +81,37 @@ public final class LayerIndex {
     }
   }
 
+  /** Takes the node out of its layers' holder sets, and, when it is to be forgotten, gives its number back. */
   private void remove(String node, boolean forget) {
-    int number = numbers.get(node);
-    if (number < 0) {
+    NodeTable.Entry entry = nodes.find(node);
+    if (entry == null || entry.number < 0) {
       return;
     }
-    for (Holders layer : layersByNode.getOrDefault(node, NONE)) {
+    int number = entry.number;
+    for (Holders layer : layersByNode.getOrDefault(entry.string(), NONE)) {
       layer.nodes().clear(number);
       if (layer.nodes().isEmpty()) {
         nodesByLayer.remove(layer.digest());
       }
     }
-    layersByNode.remove(node);
+    layersByNode.remove(entry.string());
     if (forget) {
-      numbers.remove(node);
+      nodes.update(node, gone -> gone.number = -1);
       freeNumbers.push(number);
+      numbered--;
     }
   }
 
-  /**
-   * The names of the nodes that publish, as the extender's request parser should resolve them: the
-   * same String instances the index keys on, so that a candidate's lookup matches by identity.
-   */
-  NodeNameTable names() {
-    return names;
+  /** The table whose entries this index numbers, which the extender's request parser resolves names in. */
+  NodeTable nodeTable() {
+    return nodes;
   }
 
   boolean publishes(String node) {
     lock.readLock().lock();
     try {
-      return numbers.get(node) >= 0;
+      NodeTable.Entry entry = nodes.find(node);
+      return entry != null && entry.number >= 0;
     } finally {
       lock.readLock().unlock();
     }
@@ -111,17 +120,18 @@ public final class LayerIndex {
   int nodes() {
     lock.readLock().lock();
     try {
-      return numbers.size();
+      return numbered;
     } finally {
       lock.readLock().unlock();
     }
   }
 
   /**
-   * Per candidate, the bytes of the pod's layers it does not hold; all of them for a node that
-   * publishes nothing. Written into {@code missing} (one entry per candidate), which is returned.
+   * Per candidate, by its number ({@link NodeTable.Entry#number}, -1 for a node that publishes
+   * nothing), the bytes of the pod's layers it does not hold; all of them for a node that publishes
+   * nothing. Written into {@code missing} (one entry per candidate), which is returned.
    */
-  long[] missingBytes(PodLayers pod, List<String> candidates, long[] missing) {
+  long[] missingBytes(PodLayers pod, int[] numbers, long[] missing) {
     List<Layer> layers = pod.layers();
     lock.readLock().lock();
     try {
@@ -131,7 +141,7 @@ public final class LayerIndex {
         holders[i] = layer == null ? new BitSet() : layer.nodes();
       }
       for (int c = 0; c < missing.length; c++) {
-        int number = numbers.get(candidates.get(c));
+        int number = numbers[c];
         missing[c] = pod.totalBytes();
         for (int i = 0; number >= 0 && i < holders.length; i++) {
           if (holders[i].get(number)) {

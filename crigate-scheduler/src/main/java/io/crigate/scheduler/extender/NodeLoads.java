@@ -2,15 +2,16 @@ package io.crigate.scheduler.extender;
 
 import io.crigate.scheduler.NodeLoad;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
 /**
- * Each node's load, one map entry per node: a prioritize call looks up every candidate, so
- * requested and allocatable CPU and the pod count sit together behind a single lookup. Written by
- * {@link NodeLoadInformer}; read by {@link LayerExtender}.
+ * Each node's load, kept in the node's {@link NodeTable} entry: a prioritize call reads every
+ * candidate's, and the request's parse has found the entries already. Requested and allocatable CPU
+ * and the pod count sit together in one {@link NodeLoad}. Written by {@link NodeLoadInformer}; read
+ * by {@link LayerExtender}.
  *
  * <p>Besides what the informer counts, the load includes the pods the extender has just scored and
  * whose binding the informer has not shown yet, each on the node it most likely went to. A burst of
@@ -28,48 +29,67 @@ public final class NodeLoads implements Function<String, NodeLoad> {
   private record Assumed(String node, long cpuMillis, long untilNanos) {}
 
   /** What the assumed pods on one node add: their requests and how many they are. */
-  private record Extra(long cpuMillis, int pods) {}
+  record Extra(long cpuMillis, int pods) {}
 
-  private final Map<String, NodeLoad> loads = new ConcurrentHashMap<>();
-  private final Map<String, Assumed> assumed = new ConcurrentHashMap<>();
-  private final Map<String, Extra> assumedByNode = new ConcurrentHashMap<>();
+  private final NodeTable nodes;
+  /** Guarded by this: each assumed pod, by namespace/name. */
+  private final Map<String, Assumed> assumed = new HashMap<>();
   private final LongSupplier nanoTime;
 
-  public NodeLoads() {
-    this(System::nanoTime);
+  /** @param nodes the table the extender's request parser and its {@link LayerIndex} use too */
+  public NodeLoads(NodeTable nodes) {
+    this(nodes, System::nanoTime);
   }
 
-  NodeLoads(LongSupplier nanoTime) {
+  NodeLoads(NodeTable nodes, LongSupplier nanoTime) {
+    this.nodes = nodes;
     this.nanoTime = nanoTime;
+  }
+
+  /** The table whose entries hold these loads. */
+  NodeTable nodeTable() {
+    return nodes;
   }
 
   /** The node's load, or {@link NodeLoad#UNKNOWN} for a node not (yet) seen or without allocatable CPU. */
   @Override
   public NodeLoad apply(String node) {
-    NodeLoad load = loads.getOrDefault(node, NodeLoad.UNKNOWN);
-    if (assumedByNode.isEmpty() || !load.known()) {
-      return load;
+    NodeTable.Entry entry = nodes.find(node);
+    return entry == null ? NodeLoad.UNKNOWN : of(entry);
+  }
+
+  /** As {@link #apply(String)}, for a node whose entry the caller has found. */
+  NodeLoad of(NodeTable.Entry node) {
+    NodeLoad load = node.load;
+    if (load == null || !load.known()) {
+      return load == null ? NodeLoad.UNKNOWN : load;
     }
-    Extra extra = assumedByNode.get(node);
+    Extra extra = node.assumed;
     return extra == null ? load
         : new NodeLoad(load.requestedMillis() + extra.cpuMillis(), load.allocatableMillis(), load.pods() + extra.pods());
   }
 
   /** 0 when the node is gone: its load is unknown again, while the pods still bound to it keep counting. */
   public void allocatable(String node, long millis) {
-    loads.merge(node, new NodeLoad(0, millis, 0), (old, update) -> new NodeLoad(old.requestedMillis(), millis, old.pods()));
+    nodes.update(node, entry -> {
+      NodeLoad old = entry.load == null ? NodeLoad.UNKNOWN : entry.load;
+      entry.load = new NodeLoad(old.requestedMillis(), millis, old.pods());
+    });
   }
 
   /** {@code pods} more pods (fewer when negative) bound to the node, requesting {@code millis} more CPU in all. */
   public void addRequested(String node, long millis, int pods) {
-    loads.merge(node, new NodeLoad(millis, 0, pods),
-        (old, update) -> new NodeLoad(old.requestedMillis() + millis, old.allocatableMillis(), old.pods() + pods));
+    nodes.update(node, entry -> {
+      NodeLoad old = entry.load == null ? NodeLoad.UNKNOWN : entry.load;
+      entry.load = new NodeLoad(old.requestedMillis() + millis, old.allocatableMillis(), old.pods() + pods);
+    });
   }
 
   /** The extender scored {@code pod} (namespace/name) and expects it on {@code node}: count it there until {@link #retract}. */
   synchronized void assume(String pod, String node, long cpuMillis) {
     drop(assumed.put(pod, new Assumed(node, cpuMillis, nanoTime.getAsLong() + ASSUMED_FOR.toNanos())));
-    assumedByNode.merge(node, new Extra(cpuMillis, 1), (old, one) -> new Extra(old.cpuMillis() + cpuMillis, old.pods() + 1));
+    nodes.update(node, entry -> entry.assumed = entry.assumed == null ? new Extra(cpuMillis, 1)
+        : new Extra(entry.assumed.cpuMillis() + cpuMillis, entry.assumed.pods() + 1));
   }
 
   /**
@@ -101,7 +121,7 @@ public final class NodeLoads implements Function<String, NodeLoad> {
   }
 
   private void subtract(Assumed a) {
-    assumedByNode.computeIfPresent(a.node(),
-        (node, extra) -> extra.pods() == 1 ? null : new Extra(extra.cpuMillis() - a.cpuMillis(), extra.pods() - 1));
+    nodes.update(a.node(), entry -> entry.assumed = entry.assumed == null || entry.assumed.pods() == 1 ? null
+        : new Extra(entry.assumed.cpuMillis() - a.cpuMillis(), entry.assumed.pods() - 1));
   }
 }

@@ -4,9 +4,9 @@ import java.util.List;
 
 /**
  * The answer to one prioritize call: each candidate's score, {@code 0..MaxExtenderPriority}, in the
- * candidates' order. Two arrays rather than an object per host: an answer has thousands of hosts.
+ * candidates' order. Two lists rather than an object per host: an answer has thousands of hosts.
  */
-record Priorities(List<String> hosts, long[] scores) {
+record Priorities(List<NodeTable.Entry> hosts, long[] scores) {
 
   Priorities {
     if (hosts.size() != scores.length) {

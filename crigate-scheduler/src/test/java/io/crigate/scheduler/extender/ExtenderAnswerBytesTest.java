@@ -26,7 +26,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A prioritize answer copies each host's JSON string as {@link NodeNameTable} encoded it once. The
+ * A prioritize answer copies each host's JSON string as {@link NodeTable} encoded it once. The
  * bytes must be exactly those of a generator that encodes every host's String: the same hosts in
  * the request's order, the same escapes (quotes, backslashes, control characters), the same UTF-8
  * for names that are not ASCII, and over HTTP the same body, small or large, with a Content-Length
@@ -42,8 +42,9 @@ class ExtenderAnswerBytesTest {
       "rocket-\uD83D\uDE80", "line\nbreak", "slash/ok");
 
   final ObjectMapper mapper = new ObjectMapper();
-  final LayerIndex index = new LayerIndex();
-  final NodeLoads loads = new NodeLoads();
+  final NodeTable nodes = new NodeTable();
+  final LayerIndex index = new LayerIndex(nodes);
+  final NodeLoads loads = new NodeLoads(nodes);
   final ExtenderVerbs verbs = new ExtenderVerbs(index, loads, reference -> IMAGE);
   ExtenderServer server;
 

@@ -47,10 +47,11 @@ class ExtenderBurstTest {
       client.nodes().resource(new NodeBuilder().withNewMetadata().withName(node).endMetadata()
           .withNewStatus().addToAllocatable("cpu", new Quantity("4")).endStatus().build()).create();
     }
-    loads = new NodeLoads();
+    NodeTable nodes = new NodeTable();
+    loads = new NodeLoads(nodes);
     informer = new NodeLoadInformer(client, loads);
     await().until(() -> NODES.stream().allMatch(node -> loads.apply(node).known()));
-    LayerIndex index = new LayerIndex();
+    LayerIndex index = new LayerIndex(nodes);
     index.put(new NodeLayerInventory("holder", Map.of(BASE.digest(), BASE.size(), APP.digest(), APP.size()), Set.of(),
         Instant.now()));
     extender = new LayerExtender(index, loads, ImageLayerSource.inMemory(ref -> new ImageLayers(IMAGE, "sha256:" + "3".repeat(64), List.of(BASE, APP))));
@@ -118,7 +119,7 @@ class ExtenderBurstTest {
   @Test
   void aScoredPodThatIsNeverBoundStopsCountingAfterItsTime() {
     long[] now = {0};
-    NodeLoads clocked = new NodeLoads(() -> now[0]);
+    NodeLoads clocked = new NodeLoads(new NodeTable(), () -> now[0]);
     clocked.allocatable("holder", 4000);
     clocked.assume("apps/lost", "holder", 500);
     assertThat(clocked.apply("holder").requestedMillis()).isEqualTo(500);

@@ -37,6 +37,7 @@ class ExtenderRegistryAllowListTest {
   private final ListAppender<ILoggingEvent> log = new ListAppender<>();
   private HttpServer registry;
   private ExtenderServer server;
+  private final NodeTable nodes = new NodeTable();
 
   @BeforeEach
   void start() throws Exception {
@@ -50,7 +51,7 @@ class ExtenderRegistryAllowListTest {
     String host = "127.0.0.1:" + registry.getAddress().getPort();
     var config = RegistryClientConfig.defaults().withAllowedRegistries(Set.of("registry.example.org"))
         .withCredentials(host, new RegistryCredentials("robot", SECRET));
-    server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, new LayerIndex(), new NodeLoads(),
+    server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, new LayerIndex(nodes), new NodeLoads(nodes),
         new RegistryClient(config)::layers);
     log.start();
     ((Logger) LoggerFactory.getLogger(RefusedRegistries.class)).addAppender(log);

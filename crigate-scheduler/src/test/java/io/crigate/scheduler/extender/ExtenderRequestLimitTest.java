@@ -35,10 +35,11 @@ class ExtenderRequestLimitTest {
   static final ObjectMapper JSON = new ObjectMapper();
   static final HttpClient HTTP = HttpClient.newHttpClient();
   static ExtenderServer server;
+  static final NodeTable nodes = new NodeTable();
 
   @BeforeAll
   static void start() {
-    server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, new LayerIndex(), new NodeLoads(), image -> {
+    server = new ExtenderServer("127.0.0.1", 0, "/crigate", false, new LayerIndex(nodes), new NodeLoads(nodes), image -> {
       throw new CrigateException.NotFound(image);
     });
   }

@@ -52,9 +52,10 @@ class ExtenderServerTest {
 
   final ObjectMapper mapper = new ObjectMapper();
   final HttpClient http = HttpClient.newHttpClient();
-  static final LayerIndex index = new LayerIndex();
+  static final NodeTable nodes = new NodeTable();
+  static final LayerIndex index = new LayerIndex(nodes);
   static InventoryInformer informer;
-  static NodeLoads loads = new NodeLoads();
+  static NodeLoads loads = new NodeLoads(nodes);
   static NodeLoadInformer loadInformer;
   static ExtenderServer server;
 

@@ -37,6 +37,7 @@ class ExtenderTlsTest {
   static TestPki.Identity stranger;
   static ExtenderServer mutual;
   static ExtenderServer serverOnly;
+  static final NodeTable nodes = new NodeTable();
   static String body;
 
   @BeforeAll
@@ -57,7 +58,7 @@ class ExtenderTlsTest {
 
   private static ExtenderServer start(ExtenderTls tls) {
     return new ExtenderServer(new ExtenderEndpoint("127.0.0.1", 0, "/crigate", ExtenderEndpoint.DEFAULT_MAX_REQUEST_BYTES, Optional.of(tls)),
-        false, new LayerIndex(), new NodeLoads(), ImageLayerSource.inMemory(image -> {
+        false, new LayerIndex(nodes), new NodeLoads(nodes), ImageLayerSource.inMemory(image -> {
           throw new CrigateException.NotFound(image);
         }), null);
   }

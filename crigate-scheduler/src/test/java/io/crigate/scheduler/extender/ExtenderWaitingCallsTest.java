@@ -40,6 +40,7 @@ class ExtenderWaitingCallsTest {
   private static final String BASE = "127.0.0.1:5000/crigate/base:1";
   private static final String KNOWN = "127.0.0.1:5000/crigate/known:1";
 
+  private final NodeTable nodes = new NodeTable();
   private final Map<String, ImageLayers> known = new ConcurrentHashMap<>();
   private final List<Thread> fetchedOn = new CopyOnWriteArrayList<>();
   private final CountDownLatch fetching = new CountDownLatch(1);
@@ -68,7 +69,7 @@ class ExtenderWaitingCallsTest {
   @BeforeEach
   void start() throws Exception {
     body = Files.readString(Path.of("src/test/resources/extender/args-nodenames.json"));
-    server = new ExtenderServer(ExtenderEndpoint.plain("127.0.0.1", 0, "/crigate"), false, new LayerIndex(), new NodeLoads(),
+    server = new ExtenderServer(ExtenderEndpoint.plain("127.0.0.1", 0, "/crigate"), false, new LayerIndex(nodes), new NodeLoads(nodes),
         registry, new PrometheusRegistry());
   }
 

@@ -26,7 +26,7 @@ class NodeLoadInformerTest {
   void start() {
     node("node-a", "4");
     node("node-b", "7500m");
-    loads = new NodeLoads();
+    loads = new NodeLoads(new NodeTable());
     informer = new NodeLoadInformer(client, loads);
   }
 

@@ -9,7 +9,7 @@ class NodeLoadsTest {
 
   @Test
   void requestsAndAllocatableArriveInEitherOrderAndANodeThatGoesIsUnknownButKeepsItsPods() {
-    NodeLoads loads = new NodeLoads();
+    NodeLoads loads = new NodeLoads(new NodeTable());
     assertThat(loads.apply("a")).isEqualTo(NodeLoad.UNKNOWN);
 
     loads.addRequested("a", 500, 1);   // a pod seen before its node
@@ -27,7 +27,7 @@ class NodeLoadsTest {
 
   @Test
   void anAssumedPodCountsWithItsRequestAndAsAPodUntilRetracted() {
-    NodeLoads loads = new NodeLoads();
+    NodeLoads loads = new NodeLoads(new NodeTable());
     loads.allocatable("a", 4000);
     loads.addRequested("a", 1000, 2);
 

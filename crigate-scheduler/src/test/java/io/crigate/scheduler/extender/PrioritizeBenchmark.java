@@ -42,7 +42,8 @@ public final class PrioritizeBenchmark {
     int iterations = args.length > 2 ? Integer.parseInt(args[2]) : 1000;
     ImageCatalog catalog = ImageCatalog.generate(42, 1000);
     SplittableRandom random = new SplittableRandom(42);
-    LayerIndex inventories = new LayerIndex();
+    NodeTable table = new NodeTable();
+    LayerIndex inventories = new LayerIndex(table);
     List<Map<String, Long>> statuses = new ArrayList<>();
     List<String> nodeNames = new ArrayList<>();
     long layersHeld = 0;
@@ -78,10 +79,10 @@ public final class PrioritizeBenchmark {
     ObjectMapper mapper = new ObjectMapper();
     byte[] byName = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, false));
     byte[] byList = mapper.writeValueAsBytes(args(mapper, podImages, nodeNames, true));
-    ExtenderJson json = new ExtenderJson(inventories.names());
+    ExtenderJson json = new ExtenderJson(inventories.nodeTable());
     // every node's load (requests and pods) known and different, so the score takes its load-aware path; held in the
     // extender's own structure, so each candidate costs the lookup it costs in production
-    NodeLoads loads = new NodeLoads();
+    NodeLoads loads = new NodeLoads(table);
     SplittableRandom requested = new SplittableRandom(7);
     for (String node : nodeNames) {
       loads.allocatable(node, 8000);

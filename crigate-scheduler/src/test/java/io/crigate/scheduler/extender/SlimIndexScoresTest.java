@@ -49,8 +49,9 @@ class SlimIndexScoresTest {
       .mapToObj(i -> new Layer("sha256:%064x".formatted(i + 1), (i + 1) * 15_000_000L)).toList();
   final ImageLayers init = new ImageLayers("reg/init:1", "sha256:" + "e".repeat(64), pool.subList(0, 3));
   final ImageLayers app = new ImageLayers("reg/app:1", "sha256:" + "f".repeat(64), pool.subList(1, 8));
-  final LayerIndex index = new LayerIndex();
-  final NodeLoads loads = new NodeLoads();
+  final NodeTable nodes = new NodeTable();
+  final LayerIndex index = new LayerIndex(nodes);
+  final NodeLoads loads = new NodeLoads(nodes);
   InventoryInformer inventories;
   NodeLoadInformer loadInformer;
   ExtenderVerbs verbs;
@@ -146,7 +147,7 @@ class SlimIndexScoresTest {
   void assertIndexMatchesTheObjects() throws Exception {
     Reference objects = fromTheObjects();
     assertThat(objects.names().stream().map(loads).toList()).isEqualTo(objects.loads());
-    assertThat(index.missingBytes(PodLayers.of(List.of(init, app)), objects.names(), new long[objects.names().size()])).isEqualTo(objects.missing());
+    assertThat(index.missingBytes(PodLayers.of(List.of(init, app)), objects.names().stream().map(nodes::resolve).mapToInt(entry -> entry.number).toArray(), new long[objects.names().size()])).isEqualTo(objects.missing());
     assertThat(scoresFromTheIndex()).isEqualTo(objects.scores());
   }
 

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The extender reads its request with a streaming parser (the pod's few fields, names through
- * {@link NodeNameTable}); before, it bound the pod to a fabric8 {@code Pod} through a tree and read
+ * {@link NodeTable}); before, it bound the pod to a fabric8 {@code Pod} through a tree and read
  * every name into a new String. Here both readings of the same varied requests (unknown fields at
  * every level, reordered and case-varied keys, nulls, sidecars, overhead, pod-level requests, CPU
  * as numbers, names with JSON escapes and non-ASCII letters, duplicates, names of nodes the
@@ -62,24 +62,29 @@ class StreamedRequestScoresTest {
 
   final ObjectMapper mapper = new ObjectMapper();
   final SplittableRandom random = new SplittableRandom(18);
-  final LayerIndex index = new LayerIndex();
   /**
-   * One load table per path: each call counts the scored pod on its likely node, so both must see the
-   * same history, on one clock that only the test moves (a wall clock lets one path's guesses expire
-   * before the other's on a slow machine).
+   * One node table, index and load table per path, filled alike: each call counts the scored pod on
+   * its likely node, so both must see the same history, on one clock that only the test moves (a wall
+   * clock lets one path's guesses expire before the other's on a slow machine).
    */
   final AtomicLong clock = new AtomicLong();
-  final NodeLoads streamedLoads = new NodeLoads(clock::get);
-  final NodeLoads boundLoads = new NodeLoads(clock::get);
-  final ExtenderVerbs streamed = new ExtenderVerbs(index, streamedLoads, StreamedRequestScoresTest::layers);
-  final LayerExtender bound = new LayerExtender(index, boundLoads, ImageLayerSource.inMemory(StreamedRequestScoresTest::layers));
+  final NodeTable streamedNodes = new NodeTable();
+  final NodeTable boundNodes = new NodeTable();
+  final LayerIndex streamedIndex = new LayerIndex(streamedNodes);
+  final LayerIndex boundIndex = new LayerIndex(boundNodes);
+  final NodeLoads streamedLoads = new NodeLoads(streamedNodes, clock::get);
+  final NodeLoads boundLoads = new NodeLoads(boundNodes, clock::get);
+  final ExtenderVerbs streamed = new ExtenderVerbs(streamedIndex, streamedLoads, StreamedRequestScoresTest::layers);
+  final LayerExtender bound = new LayerExtender(boundIndex, boundLoads, ImageLayerSource.inMemory(StreamedRequestScoresTest::layers));
 
   StreamedRequestScoresTest() {
     for (int n = 0; n < KNOWN.size(); n++) {
       if (n % 4 != 3) { // every fourth node publishes nothing
         Map<String, Long> held = new LinkedHashMap<>();
         POOL.stream().filter(l -> random.nextInt(3) > 0).forEach(l -> held.put(l.digest(), l.size()));
-        index.put(new NodeLayerInventory(KNOWN.get(n), held, Set.of(), Instant.EPOCH));
+        for (LayerIndex index : List.of(streamedIndex, boundIndex)) {
+          index.put(new NodeLayerInventory(KNOWN.get(n), held, Set.of(), Instant.EPOCH));
+        }
       }
       if (n % 5 != 4) { // every fifth node's load is unknown
         long allocatable = 2000 + 1000L * random.nextInt(4);
@@ -299,7 +304,7 @@ class StreamedRequestScoresTest {
     Priorities priorities = bound.prioritize(args, new CallBuffers(), true);
     List<String> scores = new ArrayList<>();
     for (int c = 0; c < priorities.hosts().size(); c++) {
-      scores.add(priorities.hosts().get(c) + "=" + priorities.scores()[c]);
+      scores.add(priorities.hosts().get(c).string() + "=" + priorities.scores()[c]);
     }
     return scores;
   }
