@@ -228,6 +228,7 @@ public final class ExtenderScaleBenchmark {
         }
       }
       String loadBefore = loadAverage();
+      System.out.printf(Locale.ROOT, "  timed series from %s%n", java.time.Instant.now());
       int perChunk = Math.max(1, iterations / CHUNKS);
       for (int chunk = 0; chunk < CHUNKS; chunk++) {
         for (int i = 0; i < sides.size(); i++) {

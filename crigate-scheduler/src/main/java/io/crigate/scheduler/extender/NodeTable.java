@@ -2,6 +2,8 @@ package io.crigate.scheduler.extender;
 
 import com.fasterxml.jackson.core.io.SerializedString;
 import io.crigate.scheduler.NodeLoad;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -76,6 +78,8 @@ public final class NodeTable {
   /** Far above the 5,000 nodes a Kubernetes cluster supports; an entry is ~150 bytes with its String. */
   static final int MAX_NAMES = 1 << 16;
 
+  private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Entry[].class);
+
   /** Open addressing, linear probing, at most half full; null marks a free slot. */
   private volatile Entry[] slots = new Entry[16];
   private int count;
@@ -89,7 +93,7 @@ public final class NodeTable {
     Entry[] table = slots;
     int mask = table.length - 1;
     for (int slot = spread(hash) & mask; ; slot = (slot + 1) & mask) {
-      Entry entry = table[slot];
+      Entry entry = (Entry) SLOT.getAcquire(table, slot);
       if (entry == null) {
         return null;
       }
@@ -167,7 +171,7 @@ public final class NodeTable {
     int mask = table.length - 1;
     for (int slot = spread(entry.hash) & mask; ; slot = (slot + 1) & mask) {
       if (table[slot] == null) {
-        table[slot] = entry;
+        SLOT.setRelease(table, slot, entry); // a reader that finds it sees it whole, its number's -1 too
         count++;
         return;
       }
