@@ -61,8 +61,8 @@ public final class NodeLoads implements Function<String, NodeLoad> {
   /** As {@link #apply(String)}, for a node whose entry the caller has found. */
   NodeLoad of(NodeTable.Entry node) {
     NodeLoad load = node.load;
-    if (load == null || !load.known()) {
-      return load == null ? NodeLoad.UNKNOWN : load;
+    if (!load.known()) {
+      return load;
     }
     Extra extra = node.assumed;
     return extra == null ? load
@@ -71,18 +71,13 @@ public final class NodeLoads implements Function<String, NodeLoad> {
 
   /** 0 when the node is gone: its load is unknown again, while the pods still bound to it keep counting. */
   public void allocatable(String node, long millis) {
-    nodes.update(node, entry -> {
-      NodeLoad old = entry.load == null ? NodeLoad.UNKNOWN : entry.load;
-      entry.load = new NodeLoad(old.requestedMillis(), millis, old.pods());
-    });
+    nodes.update(node, entry -> entry.load = new NodeLoad(entry.load.requestedMillis(), millis, entry.load.pods()));
   }
 
   /** {@code pods} more pods (fewer when negative) bound to the node, requesting {@code millis} more CPU in all. */
   public void addRequested(String node, long millis, int pods) {
-    nodes.update(node, entry -> {
-      NodeLoad old = entry.load == null ? NodeLoad.UNKNOWN : entry.load;
-      entry.load = new NodeLoad(old.requestedMillis() + millis, old.allocatableMillis(), old.pods() + pods);
-    });
+    nodes.update(node, entry ->
+        entry.load = new NodeLoad(entry.load.requestedMillis() + millis, entry.load.allocatableMillis(), entry.load.pods() + pods));
   }
 
   /** The extender scored {@code pod} (namespace/name) and expects it on {@code node}: count it there until {@link #retract}. */

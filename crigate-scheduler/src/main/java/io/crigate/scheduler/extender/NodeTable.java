@@ -43,8 +43,8 @@ public final class NodeTable {
      * and the number given to another node scores a node that is gone, which no answer can use.
      */
     volatile int number = -1;
-    /** What {@link NodeLoadInformer} counted on it; null until then. */
-    volatile NodeLoad load;
+    /** What {@link NodeLoadInformer} counted on it; {@link NodeLoad#UNKNOWN} until then. */
+    volatile NodeLoad load = NodeLoad.UNKNOWN;
     /** What the pods the extender scored and expects here add until their binding is seen ({@link NodeLoads#assume}); null for none. */
     volatile NodeLoads.Extra assumed;
 
@@ -67,7 +67,7 @@ public final class NodeTable {
 
     /** Whether an owner has written something a table that starts over must not lose. */
     private boolean holdsState() {
-      return number >= 0 || assumed != null || (load != null && !load.equals(NodeLoad.UNKNOWN));
+      return number >= 0 || assumed != null || !load.equals(NodeLoad.UNKNOWN);
     }
 
     private boolean matches(char[] other, int offset, int length) {
@@ -171,7 +171,7 @@ public final class NodeTable {
     int mask = table.length - 1;
     for (int slot = spread(entry.hash) & mask; ; slot = (slot + 1) & mask) {
       if (table[slot] == null) {
-        SLOT.setRelease(table, slot, entry); // a reader that finds it sees it whole, its number's -1 too
+        SLOT.setRelease(table, slot, entry); // a reader that finds it sees it whole, its number's -1 and its load too
         count++;
         return;
       }

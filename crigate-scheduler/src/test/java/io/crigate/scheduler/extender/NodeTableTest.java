@@ -93,7 +93,7 @@ class NodeTableTest {
     assertThat(table.resolve(new String(names.get(2))).string()).isSameAs(names.get(2));
     NodeTable.Entry stranger = table.resolve("stranger");
     assertThat(stranger.number).isEqualTo(-1);
-    assertThat(stranger.load).isNull();
+    assertThat(stranger.load).isEqualTo(NodeLoad.UNKNOWN);
     assertThat(stranger.assumed).isNull();
     assertThat(table.find("stranger")).isNull();
     assertThat(table.size()).isEqualTo(10);
