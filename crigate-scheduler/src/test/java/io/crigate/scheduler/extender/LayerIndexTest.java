@@ -90,4 +90,64 @@ class LayerIndexTest {
       assertThat(index.nodes()).as("seed %d", seed).isEqualTo(expected.size());
     }
   }
+
+  @Test
+  void aPullToANodeCountsAsHeldThereUntilItsInventoryShowsIt() {
+    LayerIndex index = new LayerIndex(new NodeTable());
+    index.put(inventory("a", X));
+    index.put(inventory("b"));
+    index.expectPull("apps/p", "b", POD);
+    assertThat(index.missingBytes(POD, numbers(index, "a", "b"), new long[2])).containsExactly(20, 0);
+    // b publishes in the middle of the pull (another image finished): Y is still on its way
+    index.put(inventory("b", X));
+    assertThat(index.missingBytes(POD, numbers(index, "a", "b"), new long[2])).containsExactly(20, 0);
+    // the pull shows; from now on b holds what its inventory says, and a later GC is believed
+    index.put(inventory("b", X, Y));
+    index.put(inventory("b"));
+    assertThat(index.missingBytes(POD, numbers(index, "a", "b"), new long[2])).containsExactly(20, 30);
+  }
+
+  @Test
+  void onlyTheLayersTheNodeLacksAreExpected() {
+    LayerIndex index = new LayerIndex(new NodeTable());
+    index.put(inventory("a", X));
+    index.expectPull("apps/p", "a", POD);
+    // X was there already: the pull brings Y, and its settling needs no X in a later inventory
+    index.put(inventory("a", Y));
+    index.put(inventory("a"));
+    assertThat(index.missingBytes(POD, numbers(index, "a"), new long[1])).containsExactly(30);
+  }
+
+  @Test
+  void aForgottenReplacedOrExpiredPullNoLongerCounts() {
+    long[] now = {0};
+    LayerIndex index = new LayerIndex(new NodeTable(), () -> now[0]);
+    index.put(inventory("a"));
+    index.put(inventory("b"));
+    index.expectPull("apps/p", "a", POD);
+    index.forgetPull("apps/p");
+    assertThat(index.missingBytes(POD, numbers(index, "a"), new long[1])).containsExactly(30);
+
+    index.expectPull("apps/q", "a", POD);
+    index.expectPull("apps/q", "b", POD);
+    assertThat(index.missingBytes(POD, numbers(index, "a", "b"), new long[2])).containsExactly(30, 0);
+
+    now[0] += LayerIndex.EXPECTED_FOR.toNanos() + 1;
+    assertThat(index.missingBytes(POD, numbers(index, "a", "b"), new long[2])).containsExactly(30, 30);
+  }
+
+  @Test
+  void aNodeThatPublishesNothingOrIsRemovedExpectsNoPull() {
+    LayerIndex index = new LayerIndex(new NodeTable());
+    index.expectPull("apps/p", "unpublished", POD);
+    index.put(inventory("unpublished"));
+    assertThat(index.missingBytes(POD, numbers(index, "unpublished"), new long[1])).containsExactly(30);
+
+    index.put(inventory("gone"));
+    index.expectPull("apps/q", "gone", POD);
+    index.remove("gone");
+    // the removed node's number goes to the next node, which must not inherit its pull
+    index.put(inventory("next"));
+    assertThat(index.missingBytes(POD, numbers(index, "unpublished", "next"), new long[2])).containsExactly(30, 30);
+  }
 }
