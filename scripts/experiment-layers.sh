@@ -10,6 +10,8 @@
 # Usage: [SEEDS="1 2 3"] [NODES="5"] [TIME_SCALE=1] [BURST=30] [SCORERS="..."] [BURST_SCORERS="..."]
 #        [BUILD=0] bash scripts/experiment-layers.sh [--pods N]
 #        NODES may list several counts ("5 10"); BURST=0 skips the burst runs.
+#        EXTENDER_B_REPOSITORY=<checkout, built, bin/crigate prepare-cache run> also runs layer-locality with that
+#        checkout's extender after each layer-locality run, labelled layer-locality-at-<its commit>.
 #        BOUND=1 runs no chain: it simulates the chain's shape (its catalog from the registry, its nodes and
 #        traces) over BOUND_SEEDS (20) seeds per node count, the scorers beside a greedy oracle at a sweep of CPU
 #        slacks and two lower bounds (io.crigate.bench.ChainBound), and writes $work/bound.md. The layer-locality burst
@@ -138,6 +140,10 @@ if [ "${BURST:-30}" -gt 0 ]; then
 fi
 for n in "${node_counts[@]}"; do for seed in ${SEEDS:-1 2 3}; do for scorer in "${scorers[@]}"; do
   run "$n" "$seed" "$scorer" --results "$results" --starts "$starts" "$@"
+  # another build's extender as layer-locality's baseline, in the same run and on the same trace
+  [ -z "${EXTENDER_B_REPOSITORY:-}" ] || [ "$scorer" != layer-locality ] \
+    || run "$n" "$seed" "$scorer" --results "$results" --starts "$starts" --extender-home "$EXTENDER_B_REPOSITORY" \
+      --label "layer-locality-at-$(git -C "$EXTENDER_B_REPOSITORY" rev-parse --short HEAD)" "$@"
 done; done; done
 "$JAVA_HOME/bin/java" -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-bench/target/dependency/*" \
   io.crigate.bench.ChainReport "$results" "$work/burst.tsv" "$work/bytes-vs-cpu-balance.png" \

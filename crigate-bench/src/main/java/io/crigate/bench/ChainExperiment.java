@@ -116,6 +116,13 @@ public final class ChainExperiment implements Callable<Integer> {
           + "bindings show: the extender as before the burst fix, the burst's baseline")
   boolean unnamedToExtender;
 
+  @Option(names = "--extender-home",
+      description = "the checkout whose bin/crigate runs the extender; default: --crigate-home (another build's, as a baseline in the same run)")
+  Path extenderHome;
+
+  @Option(names = "--label", description = "the run's name in the results and its directory; default: the scorer's")
+  String label;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new ChainExperiment()).execute(args));
   }
@@ -129,7 +136,7 @@ public final class ChainExperiment implements Callable<Integer> {
     List<String> names = IntStream.rangeClosed(1, containerds.size()).mapToObj(i -> "chain-" + i).toList();
     NodeShape shape = nodeShape(imageDiskMb);
     KubeletImageGc gc = new KubeletImageGc(shape.imageDiskBytes(), shape.gcHighPercent(), shape.gcLowPercent());
-    Path runDir = workDir.resolve("%s-%d".formatted(scorer, seed));
+    Path runDir = workDir.resolve("%s-%d".formatted(label(), seed));
     try (ChainApiServer api = ChainApiServer.start(runDir);
         ExecutorService starting = Executors.newVirtualThreadPerTaskExecutor()) {
       KubernetesClient kube = api.client();
@@ -161,7 +168,7 @@ public final class ChainExperiment implements Callable<Integer> {
         }
         throw failed;
       }
-      try (ExtenderProcess extender = ExtenderProcess.start(crigateHome, runDir, api.kubeconfig(), extenderPort, registryHost)) {
+      try (ExtenderProcess extender = ExtenderProcess.start(extenderHome != null ? extenderHome : crigateHome, runDir, api.kubeconfig(), extenderPort, registryHost)) {
         if (burst > 0) {
           holdOnFirstNode(nodes.getFirst(), kube, registry.layers(trace.getFirst().image()));
         }
@@ -238,7 +245,7 @@ public final class ChainExperiment implements Callable<Integer> {
     boolean any = latencies.count() > 0;
     Samples withoutPull = outcome.startLatenciesWithoutPull();
     String row = "| %s | %d | %d | %d | %.1f | %d | %d | %.2f | %.2f | %.2f | %.3f | %.3f | %d | %d | %d | %.2f | %s |%n".formatted(
-        unnamedToExtender ? scorer + ", pods unnamed to the extender" : scorer, containerds.size(), seed, podCount, registryBytes / MB, outcome.pulls(),
+        unnamedToExtender ? label() + ", pods unnamed to the extender" : label(), containerds.size(), seed, podCount, registryBytes / MB, outcome.pulls(),
         nodes.stream().mapToInt(ChainNode::gcRemovals).sum(),
         any ? latencies.percentileMicros(50) / 1e6 : 0, any ? latencies.percentileMicros(95) / 1e6 : 0,
         any ? latencies.meanMicros() / 1e6 : 0, outcome.podsPerNodeCv(), outcome.cpuPerNodeCv(),
@@ -247,10 +254,14 @@ public final class ChainExperiment implements Callable<Integer> {
     Files.writeString(results, row, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     if (starts != null) {
       StringBuilder lines = new StringBuilder();
-      outcome.started().forEach(s -> lines.append("%s\t%d\t%d\t%s\t%s\t%s\t%.0f%n".formatted(scorer, containerds.size(),
+      outcome.started().forEach(s -> lines.append("%s\t%d\t%d\t%s\t%s\t%s\t%.0f%n".formatted(label(), containerds.size(),
           seed, s.pod(), s.node(), s.pulled(), s.latency().toNanos() / 1e6)));
       Files.writeString(starts, lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
+  }
+
+  private String label() {
+    return label != null ? label : scorer;
   }
 
   /** The pod as the API server holds it before binding: one container, the trace's requests. */

@@ -60,6 +60,10 @@ final class ChainPlot {
       g.drawString(scorer.getKey(), WIDTH - 212, MARGIN / 2 + legend * 20 + 10);
       legend++;
     }
+    if (runs.stream().anyMatch(run -> !COLORS.containsKey(run.scorer()))) {
+      g.fillOval(WIDTH - 230, MARGIN / 2 + legend * 20, 10, 10);
+      g.drawString("other runs (e.g. a baseline build)", WIDTH - 212, MARGIN / 2 + legend * 20 + 10);
+    }
     for (ChainReport.Run run : runs) {
       int x = px(run.cvCpu(), minX, maxX);
       int y = py(run.mb(), maxY);
