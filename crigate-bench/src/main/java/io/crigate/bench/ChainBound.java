@@ -29,8 +29,9 @@ import picocli.CommandLine.Option;
  * as the registry holds it, its node size and image disk, its traces (the same seeds give the same
  * pods as {@link ChainExperiment}). Per node count, over many seeds: the three scorers, the layer
  * score without load bands at a sweep of weights ({@link Placement#loadBlindLayers}), the greedy
- * oracle ({@link Placement#fewestMissingWithinSlack}) at a sweep of CPU slacks, each against the
- * targets' bytes ratio and both balance limits, and the lower bounds of {@link PullLowerBound}.
+ * oracle ({@link Placement#fewestMissingWithinSlack}) at a sweep of CPU slacks, an offline search
+ * that sees each trace in advance ({@link HindsightRows}) at a sweep of prices on balance, each
+ * against the targets' bytes ratio and both balance limits, and the lower bounds of {@link PullLowerBound}.
  * Prints markdown (scripts/experiment-layers.sh with BOUND=1).
  */
 @Command(name = "chain-bound", mixinStandardHelpOptions = true,
