@@ -14,7 +14,8 @@
 #        checkout's extender after each layer-locality run, labelled layer-locality-at-<its commit>.
 #        BOUND=1 runs no chain: it simulates the chain's shape (its catalog from the registry, its nodes and
 #        traces) over BOUND_SEEDS (20) seeds per node count, the scorers beside a greedy oracle at a sweep of CPU
-#        slacks and two lower bounds (io.crigate.bench.ChainBound), and writes $work/bound.md. The layer-locality burst
+#        slacks, an offline hindsight search at a sweep of prices on balance and two lower bounds
+#        (io.crigate.bench.ChainBound; arguments after the script go to it), and writes $work/bound.md. The layer-locality burst
 #        runs twice: as shipped, and with pods unnamed to the extender (no NodeLoads.assume), its baseline.
 #        Prints markdown tables, writes $work/results.md and $work/bytes-vs-cpu-balance.png.
 # Needs the local registry (scripts/infra/up.sh); the node containerds are the experiment's own, under

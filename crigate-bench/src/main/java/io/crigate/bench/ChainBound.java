@@ -3,6 +3,7 @@ package io.crigate.bench;
 import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
 import io.crigate.scheduler.sim.Experiment;
+import io.crigate.scheduler.sim.HindsightSearch;
 import io.crigate.scheduler.sim.ImageCatalog;
 import io.crigate.scheduler.sim.NodeShape;
 import io.crigate.scheduler.sim.Placement;
@@ -28,8 +29,9 @@ import picocli.CommandLine.Option;
  * as the registry holds it, its node size and image disk, its traces (the same seeds give the same
  * pods as {@link ChainExperiment}). Per node count, over many seeds: the three scorers, the layer
  * score without load bands at a sweep of weights ({@link Placement#loadBlindLayers}), the greedy
- * oracle ({@link Placement#fewestMissingWithinSlack}) at a sweep of CPU slacks, each against the
- * targets' bytes ratio and both balance limits, and the lower bounds of {@link PullLowerBound}.
+ * oracle ({@link Placement#fewestMissingWithinSlack}) at a sweep of CPU slacks, an offline search
+ * that sees each trace in advance ({@link HindsightRows}) at a sweep of prices on balance, each
+ * against the targets' bytes ratio and both balance limits, and the lower bounds of {@link PullLowerBound}.
  * Prints markdown (scripts/experiment-layers.sh with BOUND=1).
  */
 @Command(name = "chain-bound", mixinStandardHelpOptions = true,
@@ -40,6 +42,8 @@ public final class ChainBound implements Callable<Integer> {
   private static final double BYTES_TARGET = 0.70;
   private static final double CPU_MARGIN = 0.01;
   private static final double PODS_MARGIN = 0.05;
+  /** Any fixed value: the search's draws must repeat from run to run. */
+  private static final long HINDSIGHT_SEED = 18;
 
   @Option(names = "--images", required = true, split = ",", description = "the chain's pod images, in its order")
   List<String> images;
@@ -63,6 +67,21 @@ public final class ChainBound implements Callable<Integer> {
   @Option(names = "--weights", split = ",", defaultValue = "0.25,0.5,1,2,4",
       description = "weights of the layer score without load bands, beside the resource scores")
   List<Double> weights;
+
+  @Option(names = "--hindsight-evaluations", defaultValue = "20000",
+      description = "simulated runs per hindsight search (one per seed and pair of prices); 0: no hindsight rows")
+  int hindsightEvaluations;
+
+  @Option(names = "--hindsight-restarts", defaultValue = "2", description = "annealing runs sharing each search's budget")
+  int hindsightRestarts;
+
+  @Option(names = "--hindsight-cpu-prices", split = ",", defaultValue = "1,2,4",
+      description = "prices of CV CPU per node in the hindsight search, in image-locality's mean bytes")
+  List<Double> hindsightCpuPrices;
+
+  @Option(names = "--hindsight-pods-prices", split = ",", defaultValue = "0.5",
+      description = "prices of CV pods per node in the hindsight search, in image-locality's mean bytes")
+  List<Double> hindsightPodsPrices;
 
   @Option(names = "--out", description = "also write the markdown here")
   Path out;
@@ -109,10 +128,12 @@ public final class ChainBound implements Callable<Integer> {
     slacks.forEach(slack -> placements.add(Placement.fewestMissingWithinSlack(slack)));
     Simulation simulation = new Simulation(nodes, shape, 100 * MB);
     Map<String, List<SimResult>> results = new LinkedHashMap<>();
+    List<List<PodArrival>> traces = new ArrayList<>();
     long eachOnce = 0;
     long concurrency = 0;
     for (long seed = 1; seed <= seeds; seed++) {
       List<PodArrival> trace = ChainExperiment.trace(seed, nodes, pods, catalog);
+      traces.add(trace);
       for (Placement placement : placements) {
         results.computeIfAbsent(placement.name(), name -> new ArrayList<>())
             .add(simulation.run(placement, seed, trace, catalog, done -> {}));
@@ -120,6 +141,12 @@ public final class ChainBound implements Callable<Integer> {
       PullLowerBound bound = PullLowerBound.of(trace, catalog, shape, nodes);
       eachOnce += bound.eachLayerOnce();
       concurrency += bound.concurrency();
+    }
+    if (hindsightEvaluations > 0) {
+      HindsightSearch search = new HindsightSearch(simulation, hindsightEvaluations, hindsightRestarts, HINDSIGHT_SEED);
+      List<Placement> starts = List.of(Placement.scored("image-locality", shape), Placement.scored("layer-locality", shape));
+      results.putAll(new HindsightRows(search, hindsightCpuPrices, hindsightPodsPrices, starts)
+          .run(traces, catalog, results.get("image-locality")));
     }
     List<Mean> means = results.entrySet().stream().map(e -> Mean.of(e.getKey(), e.getValue())).toList();
     Mean upstream = means.stream().filter(m -> m.placement().equals("image-locality")).findFirst().orElseThrow();

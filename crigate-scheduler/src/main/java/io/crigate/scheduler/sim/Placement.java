@@ -2,10 +2,12 @@ package io.crigate.scheduler.sim;
 
 import io.crigate.images.ImageLayers;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 /** How the simulator picks a node for a pod among those its requests fit. */
-public sealed interface Placement permits ScoredPlacement, FewestMissingWithinSlack, WeightedLoadBlind {
+public sealed interface Placement permits ScoredPlacement, FewestMissingWithinSlack, WeightedLoadBlind,
+    FixedAssignment, RecordedPlacement {
 
   /** Names the placement in results (a scorer's name, or the oracle with its slack). */
   String name();
@@ -31,5 +33,10 @@ public sealed interface Placement permits ScoredPlacement, FewestMissingWithinSl
   /** The greedy oracle: see {@link FewestMissingWithinSlack}. */
   static Placement fewestMissingWithinSlack(double slack) {
     return new FewestMissingWithinSlack(slack);
+  }
+
+  /** Each pod on the node index {@code nodeByPod} gives it: see {@link FixedAssignment}. */
+  static Placement fixed(String name, Map<String, Integer> nodeByPod) {
+    return new FixedAssignment(name, nodeByPod);
   }
 }
