@@ -87,11 +87,13 @@ public final class ChainBound implements Callable<Integer> {
   Path out;
 
   /** Means over seeds of one placement's results. */
-  record Mean(String placement, double mb, double cvCpu, double cvPods, double unschedulable) {
+  record Mean(String placement, double mb, double cvCpu, double cvPods, double unschedulable, double pulls,
+      double imageNodePairs) {
 
     static Mean of(String placement, List<SimResult> results) {
       return new Mean(placement, avg(results, r -> r.bytesPulled() / MB), avg(results, SimResult::cpuPerNodeCv),
-          avg(results, SimResult::podsPerNodeCv), avg(results, SimResult::unschedulable));
+          avg(results, SimResult::podsPerNodeCv), avg(results, SimResult::unschedulable), avg(results, SimResult::pulls),
+          avg(results, SimResult::imageNodePairs));
     }
 
     private static double avg(List<SimResult> results, ToDoubleFunction<SimResult> value) {
@@ -157,8 +159,8 @@ public final class ChainBound implements Callable<Integer> {
 
         %d nodes, seeds 1-%d, %d pods each; limits: CV CPU ≤ %.3f (image-locality + %.2f), CV pods ≤ %.3f (resources-only + %.2f)
 
-        | placement | MB pulled | × image-locality | CV CPU/node | CV pods/node | both balance limits | unschedulable |
-        |---|---:|---:|---:|---:|---|---:|
+        | placement | MB pulled | × image-locality | CV CPU/node | CV pods/node | both balance limits | unschedulable | pulls | (image, node) pairs |
+        |---|---:|---:|---:|---:|---|---:|---:|---:|
         """.formatted(nodes, seeds, ChainExperiment.trace(1, nodes, pods, catalog).size(), cpuLimit, CPU_MARGIN,
         podsLimit, PODS_MARGIN));
     Mean bestBalanced = null;
@@ -167,13 +169,14 @@ public final class ChainBound implements Callable<Integer> {
       if (balanced && !Experiment.ALL_SCORERS.contains(m.placement()) && (bestBalanced == null || m.mb() < bestBalanced.mb())) {
         bestBalanced = m;
       }
-      out.append("| %s | %.1f | %.3f | %.3f | %.3f | %s | %.2f |%n".formatted(m.placement(), m.mb(), m.mb() / upstream.mb(),
-          m.cvCpu(), m.cvPods(), balanced ? "met" : "missed", m.unschedulable()));
+      out.append("| %s | %.1f | %.3f | %.3f | %.3f | %s | %.2f | %.1f | %.1f |%n".formatted(m.placement(), m.mb(),
+          m.mb() / upstream.mb(), m.cvCpu(), m.cvPods(), balanced ? "met" : "missed", m.unschedulable(), m.pulls(),
+          m.imageNodePairs()));
     }
     double onceMb = eachOnce / MB / seeds;
     double concurrencyMb = concurrency / MB / seeds;
-    out.append("| *lower bound: each layer pulled once* | %.1f | %.3f | | | | |%n".formatted(onceMb, onceMb / upstream.mb()));
-    out.append("| *lower bound: each layer on as many nodes as its concurrent pods need* | %.1f | %.3f | | | | |%n"
+    out.append("| *lower bound: each layer pulled once* | %.1f | %.3f | | | | | | |%n".formatted(onceMb, onceMb / upstream.mb()));
+    out.append("| *lower bound: each layer on as many nodes as its concurrent pods need* | %.1f | %.3f | | | | | | |%n"
         .formatted(concurrencyMb, concurrencyMb / upstream.mb()));
     out.append(bestBalanced == null
         ? "%nNo other placement meets both balance limits.%n".formatted()

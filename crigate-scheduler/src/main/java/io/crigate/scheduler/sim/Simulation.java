@@ -3,8 +3,10 @@ package io.crigate.scheduler.sim;
 import io.crigate.images.ImageLayers;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.function.IntConsumer;
 import java.util.function.ToDoubleFunction;
@@ -41,6 +43,7 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
     int unschedulable = 0;
     int pulls = 0;
     long bytes = 0;
+    Set<String> imageNodePairs = new HashSet<>();
     double cvSum = 0;
     double cpuCvSum = 0;
     for (int i = 0; i < trace.size(); i++) {
@@ -59,6 +62,7 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
         long pulled = node.start(pod, image, pod.atSeconds());
         bytes += pulled;
         pulls += pulled > 0 ? 1 : 0;
+        imageNodePairs.add(node.name + " " + pod.image());
         startSeconds[started++] = pulled / bandwidthBytesPerSecond;
         running.add(new Running(pod.atSeconds() + pod.durationSeconds(), pod, node));
       }
@@ -70,7 +74,7 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
     Arrays.sort(starts);
     return new SimResult(placement.name(), seed, trace.size(), unschedulable, bytes, pulls,
         Arrays.stream(starts).average().orElse(0), percentile(starts, 0.95),
-        trace.isEmpty() ? 0 : cvSum / trace.size(), trace.isEmpty() ? 0 : cpuCvSum / trace.size());
+        trace.isEmpty() ? 0 : cvSum / trace.size(), trace.isEmpty() ? 0 : cpuCvSum / trace.size(), imageNodePairs.size());
   }
 
   /** Standard deviation over mean of a per-node quantity; 0 for an idle cluster. */

@@ -61,4 +61,20 @@ class FixedAssignmentTest {
     assertThat(replayed).usingRecursiveComparison().ignoringFields("scorer").isEqualTo(original);
     assertThat(replayed.scorer()).isEqualTo("replay");
   }
+
+  /** Four pods of one image: all on one node make one (image, node) pair, spread over three nodes three. */
+  @Test
+  void countsTheDistinctImageAndNodePairsThatStartedAPod() {
+    ImageCatalog catalog = new ImageCatalog(List.of(FewestMissingWithinSlackTest.APP));
+    List<PodArrival> trace = java.util.stream.IntStream.range(0, 4).mapToObj(i -> new PodArrival(i, "p" + i,
+        FewestMissingWithinSlackTest.APP.reference(), 100, 100, 100)).toList();
+    Simulation simulation = new Simulation(3, SHAPE, 100e6);
+    SimResult together = simulation.run(Placement.fixed("together", Map.of("p0", 1, "p1", 1, "p2", 1, "p3", 1)), 1,
+        trace, catalog, done -> {});
+    SimResult spread = simulation.run(Placement.fixed("spread", Map.of("p0", 0, "p1", 1, "p2", 2, "p3", 0)), 1,
+        trace, catalog, done -> {});
+    assertThat(together.imageNodePairs()).isEqualTo(1);
+    assertThat(spread.imageNodePairs()).isEqualTo(3);
+    assertThat(spread.pulls()).isEqualTo(3);
+  }
 }
