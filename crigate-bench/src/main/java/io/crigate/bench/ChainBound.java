@@ -83,6 +83,10 @@ public final class ChainBound implements Callable<Integer> {
       description = "prices of CV pods per node in the hindsight search, in image-locality's mean bytes")
   List<Double> hindsightPodsPrices;
 
+  @Option(names = "--publish-delay", defaultValue = "0",
+      description = "trace seconds until the scores see a placement's pulled layers (the chain: the pull, then the node's publish)")
+  double publishDelaySeconds;
+
   @Option(names = "--out", description = "also write the markdown here")
   Path out;
 
@@ -128,7 +132,7 @@ public final class ChainBound implements Callable<Integer> {
     Experiment.ALL_SCORERS.forEach(scorer -> placements.add(Placement.scored(scorer, shape)));
     weights.forEach(weight -> placements.add(Placement.loadBlindLayers(weight, shape)));
     slacks.forEach(slack -> placements.add(Placement.fewestMissingWithinSlack(slack)));
-    Simulation simulation = new Simulation(nodes, shape, 100 * MB);
+    Simulation simulation = new Simulation(nodes, shape, 100 * MB, publishDelaySeconds);
     Map<String, List<SimResult>> results = new LinkedHashMap<>();
     List<List<PodArrival>> traces = new ArrayList<>();
     long eachOnce = 0;

@@ -15,6 +15,10 @@ import java.util.Map;
  * One simulated node: resource requests of running pods, and an image store that dedups layers by
  * digest (as containerd's content store does) and is garbage-collected like the kubelet does it:
  * above the high threshold, unused images are removed least recently used first down to the low one.
+ *
+ * <p>What the scores see of the store ({@link #holds}, {@link #imageStatus}) may lag behind it by a
+ * publish delay: a real node shows a pulled image only after the pull has finished and it has
+ * published, while the store here holds it from the placement on.
  */
 final class SimNode implements NodeLayers {
 
@@ -29,10 +33,25 @@ final class SimNode implements NodeLayers {
   private final Map<String, Integer> runningByImage = new HashMap<>();
   private final Map<String, Integer> imagesByLayer = new HashMap<>();
   private Map<String, Long> status;
+  private final double publishDelaySeconds;
+  /** When each pulled layer and image becomes visible to the scores; absent: visible. */
+  private final Map<String, Double> shownAt = new HashMap<>();
+  private double now;
 
   SimNode(String name, NodeShape shape) {
+    this(name, shape, 0);
+  }
+
+  /** @param publishDelaySeconds trace seconds from a pull's start until the scores see what it brought */
+  SimNode(String name, NodeShape shape, double publishDelaySeconds) {
     this.name = name;
     this.shape = shape;
+    this.publishDelaySeconds = publishDelaySeconds;
+  }
+
+  /** The trace time the scores look at the node. */
+  void at(double now) {
+    this.now = now;
   }
 
   boolean fits(PodArrival pod) {
@@ -41,7 +60,7 @@ final class SimNode implements NodeLayers {
 
   /** Starts the pod, pulling what is missing; returns the bytes pulled. */
   long start(PodArrival pod, ImageLayers image, double now) {
-    long pulled = images.containsKey(image.reference()) ? 0 : pull(image);
+    long pulled = images.containsKey(image.reference()) ? 0 : pull(image, now + publishDelaySeconds);
     lastUsed.put(image.reference(), now);
     runningByImage.merge(image.reference(), 1, Integer::sum);
     cpuMillis += pod.cpuMillis();
@@ -66,7 +85,12 @@ final class SimNode implements NodeLayers {
 
   @Override
   public boolean holds(String digest) {
-    return imagesByLayer.containsKey(digest);
+    return imagesByLayer.containsKey(digest) && shown(digest);
+  }
+
+  private boolean shown(String key) {
+    Double at = shownAt.get(key);
+    return at == null || at <= now;
   }
 
   /** What upstream ImageLocality sees: node.status.images, the 50 largest. */
@@ -76,20 +100,27 @@ final class SimNode implements NodeLayers {
       images.values().forEach(i -> sizes.put(i.reference(), i.totalSize()));
       status = NodeImageStatus.largest(sizes, NodeImageStatus.DEFAULT_MAX_IMAGES);
     }
-    return status;
+    if (shownAt.isEmpty()) {
+      return status;
+    }
+    Map<String, Long> shownImages = new HashMap<>(status);
+    shownImages.keySet().removeIf(ref -> !shown(ref));
+    return shownImages;
   }
 
   long diskBytes() {
     return diskBytes;
   }
 
-  private long pull(ImageLayers image) {
+  private long pull(ImageLayers image, double shownFrom) {
     long pulled = 0;
     for (Layer layer : distinct(image)) {
       if (imagesByLayer.merge(layer.digest(), 1, Integer::sum) == 1) {
         pulled += layer.size();
+        hideUntil(layer.digest(), shownFrom);
       }
     }
+    hideUntil(image.reference(), shownFrom);
     diskBytes += pulled;
     images.put(image.reference(), image);
     status = null;
@@ -117,10 +148,18 @@ final class SimNode implements NodeLayers {
     for (Layer layer : distinct(image)) {
       if (imagesByLayer.merge(layer.digest(), -1, Integer::sum) == 0) {
         imagesByLayer.remove(layer.digest());
+        shownAt.remove(layer.digest());
         diskBytes -= layer.size();
       }
     }
     lastUsed.remove(image.reference());
+    shownAt.remove(image.reference());
+  }
+
+  private void hideUntil(String key, double shownFrom) {
+    if (publishDelaySeconds > 0) {
+      shownAt.put(key, shownFrom);
+    }
   }
 
   private static Iterable<Layer> distinct(ImageLayers image) {

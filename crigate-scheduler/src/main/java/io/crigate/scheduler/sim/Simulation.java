@@ -19,8 +19,14 @@ import java.util.function.ToDoubleFunction;
  * layers the node lacks.
  *
  * @param bandwidthBytesPerSecond per-node pull bandwidth, to turn pulled bytes into start latency
+ * @param publishDelaySeconds trace seconds from a placement until the scores see the layers it
+ *     pulled (the pull and the node's next publish); 0: at once
  */
-public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSecond) {
+public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSecond, double publishDelaySeconds) {
+
+  public Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSecond) {
+    this(nodes, shape, bandwidthBytesPerSecond, 0);
+  }
 
   private record Running(double endsAt, PodArrival pod, SimNode node) {}
 
@@ -34,7 +40,7 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
       IntConsumer progress) {
     List<SimNode> cluster = new ArrayList<>(nodes);
     for (int i = 0; i < nodes; i++) {
-      cluster.add(new SimNode("node-%02d".formatted(i), shape));
+      cluster.add(new SimNode("node-%02d".formatted(i), shape, publishDelaySeconds));
     }
     SplittableRandom ties = new SplittableRandom(seed);
     PriorityQueue<Running> running = new PriorityQueue<>((a, b) -> Double.compare(a.endsAt(), b.endsAt()));
@@ -53,6 +59,7 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
         done.node().stop(done.pod(), done.endsAt());
       }
       ImageLayers image = catalog.image(pod.image());
+      cluster.forEach(node -> node.at(pod.atSeconds()));
       // kube-scheduler scores only the nodes that passed the filters; the layer score compares them
       List<SimNode> candidates = cluster.stream().filter(n -> n.fits(pod)).toList();
       SimNode node = candidates.isEmpty() ? null : placement.choose(pod, image, cluster, candidates, ties);

@@ -53,4 +53,37 @@ class SimNodeTest {
     // 70 + 40 = 110 > 85, but a and c both run: nothing removed
     assertThat(node.diskBytes()).isEqualTo(110);
   }
+
+  /**
+   * With a publish delay, the scores see a pull's layers and image only once it has passed; layers
+   * the node held before stay in view, and a layer GC removed is hidden again when pulled anew.
+   */
+  @Test
+  void showsPulledLayersToTheScoresOnlyAfterThePublishDelay() {
+    SimNode node = new SimNode("n", new NodeShape(1000, 1000, 160, 85, 50), 5);
+    node.at(0);
+    node.start(pod(A), A, 0);
+    assertThat(node.holds(BASE.digest())).isFalse();
+    assertThat(node.imageStatus()).isEmpty();
+    node.at(5);
+    assertThat(node.holds(BASE.digest())).isTrue();
+    assertThat(node.imageStatus()).containsOnlyKeys("a:1");
+
+    node.start(pod(B), B, 6);
+    node.at(7);
+    assertThat(node.holds(BASE.digest())).isTrue();
+    assertThat(node.holds(Digests.of("b#1"))).isFalse();
+    assertThat(node.imageStatus()).containsOnlyKeys("a:1");
+    node.at(11);
+    assertThat(node.holds(Digests.of("b#1"))).isTrue();
+  }
+
+  @Test
+  void withoutAPublishDelayTheScoresSeeAPullAtOnce() {
+    SimNode node = new SimNode("n", new NodeShape(1000, 1000, 160, 85, 50));
+    node.at(0);
+    node.start(pod(A), A, 0);
+    assertThat(node.holds(BASE.digest())).isTrue();
+    assertThat(node.imageStatus()).containsOnlyKeys("a:1");
+  }
 }
