@@ -5,9 +5,7 @@ import io.crigate.images.ImageLayers;
 import io.crigate.images.NodeImageLayers;
 import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
-import io.crigate.scheduler.extender.BoundPodPulls;
 import io.crigate.scheduler.extender.ExtenderVerbs;
-import io.crigate.scheduler.extender.ImageLayerSource;
 import io.crigate.scheduler.extender.InventoryInformer;
 import io.crigate.scheduler.extender.LayerIndex;
 import io.crigate.scheduler.extender.NodeLoadInformer;
@@ -341,13 +339,11 @@ public final class ExtenderScaleBenchmark {
     NodeTable nodes = new NodeTable();
     LayerIndex index = new LayerIndex(nodes);
     NodeLoads loads = new NodeLoads(nodes);
-    RegistryClient images = new RegistryClient(RegistryClientConfig.defaults().withAllowedRegistries(Set.of(registry)));
     long start = System.nanoTime();
-    // wired as crigate extender wires them
     try (InventoryInformer inventories = new InventoryInformer(client, index);
-        NodeLoadInformer load = new NodeLoadInformer(client, loads,
-            new BoundPodPulls(index, ImageLayerSource.of(images::layers, images::layersIfKnown)))) {
+        NodeLoadInformer load = new NodeLoadInformer(client, loads)) {
       System.out.printf(Locale.ROOT, "in-process informers synced in %.1f s%n", (System.nanoTime() - start) / 1e9);
+      RegistryClient images = new RegistryClient(RegistryClientConfig.defaults().withAllowedRegistries(Set.of(registry)));
       ExtenderVerbs verbs = new ExtenderVerbs(index, loads, images::layers);
       ObjectMapper mapper = new ObjectMapper();
       if (!mapper.readTree(verbs.prioritize(body)).equals(mapper.readTree(overHttp))) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
-import io.crigate.scheduler.extender.BoundPodPulls;
 import io.crigate.scheduler.extender.ExtenderEndpoint;
 import io.crigate.scheduler.extender.ExtenderServer;
 import io.crigate.scheduler.extender.ExtenderTls;
@@ -114,11 +113,11 @@ final class ExtenderCommand implements Callable<Integer> {
     NodeTable nodes = new NodeTable();
     LayerIndex inventories = new LayerIndex(nodes);
     NodeLoads loads = new NodeLoads(nodes);
-    ImageLayerSource images = ImageLayerSource.of(registry::layers, registry::layersIfKnown);
     try (KubernetesClient client = new KubernetesClientBuilder().build();
         InventoryInformer informer = new InventoryInformer(client, inventories);
-        NodeLoadInformer loadInformer = new NodeLoadInformer(client, loads, new BoundPodPulls(inventories, images));
-        ExtenderServer server = new ExtenderServer(endpoint, filter, inventories, loads, images,
+        NodeLoadInformer loadInformer = new NodeLoadInformer(client, loads);
+        ExtenderServer server = new ExtenderServer(endpoint, filter, inventories, loads,
+            ImageLayerSource.of(registry::layers, registry::layersIfKnown),
             metrics ? new PrometheusRegistry() : null)) {
       CountDownLatch stopped = new CountDownLatch(1);
       Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));

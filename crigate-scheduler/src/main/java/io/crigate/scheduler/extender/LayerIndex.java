@@ -3,18 +3,15 @@ package io.crigate.scheduler.extender;
 import io.crigate.images.Layer;
 import io.crigate.images.NodeLayerInventory;
 import io.crigate.scheduler.PodLayers;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
-import java.util.function.LongSupplier;
 
 /**
  * The cluster's layer inventories inverted: per layer digest, the set of nodes holding it, as a
@@ -31,14 +28,9 @@ import java.util.function.LongSupplier;
  * <p>Each node's number is kept in its {@link NodeTable} entry, which a request's parse has found
  * already: a call reads the candidates' numbers with their loads, and costs no lookup here.
  *
- * <p>A node also counts as holding the layers a pod bound to it is still pulling ({@link ExpectedPulls}).
- *
- * <p>Updates come one node at a time from the informers; requests read under a shared lock.
+ * <p>Updates come one node at a time from the informer; requests read under a shared lock.
  */
 public final class LayerIndex {
-
-  /** Longer than a large image takes to pull and publish; short enough that a pull that keeps failing stops counting. */
-  static final Duration EXPECTED_FOR = Duration.ofMinutes(10);
 
   /** One distinct layer of the cluster and the numbers of the nodes that hold it. */
   private record Holders(String digest, BitSet nodes) {}
@@ -50,18 +42,11 @@ public final class LayerIndex {
   private final Map<String, Holders[]> layersByNode = new HashMap<>();
   private final Map<String, Holders> nodesByLayer = new HashMap<>();
   private final Deque<Integer> freeNumbers = new ArrayDeque<>();
-  private final ExpectedPulls expected = new ExpectedPulls();
-  private final LongSupplier nanoTime;
   private int numbered;
 
   /** @param nodes the table the extender's request parser and its {@link NodeLoads} use too */
   public LayerIndex(NodeTable nodes) {
-    this(nodes, System::nanoTime);
-  }
-
-  LayerIndex(NodeTable nodes, LongSupplier nanoTime) {
     this.nodes = nodes;
-    this.nanoTime = nanoTime;
   }
 
   public void put(NodeLayerInventory inventory) {
@@ -82,46 +67,6 @@ public final class LayerIndex {
         layers[i++].nodes().set(entry.number);
       }
       layersByNode.put(entry.string(), layers);
-      expected.settle(entry.string(), digests);
-      expected.forgetExpired(nanoTime.getAsLong());
-    } finally {
-      lock.writeLock().unlock();
-    }
-  }
-
-  /**
-   * {@code pod} (namespace/name) is bound to {@code node} and has not started: the layers it needs
-   * that the node does not hold count as held there until the node's inventory shows them (see
-   * {@link ExpectedPulls}). Replaces the pod's earlier pull; a node that publishes nothing expects none.
-   */
-  public void expectPull(String pod, String node, PodLayers layers) {
-    lock.writeLock().lock();
-    try {
-      expected.forget(pod);
-      NodeTable.Entry entry = nodes.find(node);
-      if (entry == null || entry.number < 0) {
-        return;
-      }
-      Set<String> lacking = new LinkedHashSet<>();
-      for (Layer layer : layers.layers()) {
-        Holders holders = nodesByLayer.get(layer.digest());
-        if (holders == null || !holders.nodes().get(entry.number)) {
-          lacking.add(layer.digest());
-        }
-      }
-      if (!lacking.isEmpty()) {
-        expected.expect(pod, entry.string(), entry.number, lacking, nanoTime.getAsLong() + EXPECTED_FOR.toNanos());
-      }
-    } finally {
-      lock.writeLock().unlock();
-    }
-  }
-
-  /** {@code pod} ended or went: its pull, if still expected, no longer counts. */
-  public void forgetPull(String pod) {
-    lock.writeLock().lock();
-    try {
-      expected.forget(pod);
     } finally {
       lock.writeLock().unlock();
     }
@@ -151,7 +96,6 @@ public final class LayerIndex {
     }
     layersByNode.remove(entry.string());
     if (forget) {
-      expected.forgetNode(entry.string());
       nodes.update(node, gone -> gone.number = -1);
       freeNumbers.push(number);
       numbered--;
@@ -185,23 +129,16 @@ public final class LayerIndex {
   /**
    * Per candidate, by its number ({@link NodeTable.Entry#number}, -1 for a node that publishes
    * nothing), the bytes of the pod's layers it does not hold; all of them for a node that publishes
-   * nothing. A layer a pull is bringing to a node counts as held there. Written into {@code missing}
-   * (one entry per candidate), which is returned.
+   * nothing. Written into {@code missing} (one entry per candidate), which is returned.
    */
   long[] missingBytes(PodLayers pod, int[] numbers, long[] missing) {
     List<Layer> layers = pod.layers();
     lock.readLock().lock();
     try {
-      long now = expected.isEmpty() ? 0 : nanoTime.getAsLong();
       BitSet[] holders = new BitSet[layers.size()];
       for (int i = 0; i < holders.length; i++) {
         Holders layer = nodesByLayer.get(layers.get(i).digest());
         holders[i] = layer == null ? new BitSet() : layer.nodes();
-        BitSet pulling = expected.isEmpty() ? null : expected.nodesPulling(layers.get(i).digest(), now);
-        if (pulling != null) {
-          pulling.or(holders[i]);
-          holders[i] = pulling;
-        }
       }
       for (int c = 0; c < missing.length; c++) {
         int number = numbers[c];

@@ -15,9 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * what is already requested on them, so the extender has to count it itself.
  *
  * <p>A pod counts from the moment it is bound ({@code spec.nodeName} set) until it succeeds, fails
- * or is deleted, which is when kube-scheduler stops counting it too. The same events go to a
- * {@link PodBindings}, which the extender uses to expect the pulls of pods bound moments ago
- * ({@link BoundPodPulls}): one watch of the cluster's pods serves both.
+ * or is deleted, which is when kube-scheduler stops counting it too.
  */
 public final class NodeLoadInformer implements AutoCloseable {
 
@@ -30,7 +28,6 @@ public final class NodeLoadInformer implements AutoCloseable {
   static final long LIST_PAGE = 500;
 
   private final NodeLoads loads;
-  private final PodBindings bindings;
   /** What each counted pod added to its node, to take back when it changes or goes. */
   private final Map<String, Bound> bound = new ConcurrentHashMap<>();
   /** One instance per node name: each event carries its own copy, and 150,000 pods name 5,000 nodes. */
@@ -40,13 +37,7 @@ public final class NodeLoadInformer implements AutoCloseable {
 
   /** Lists, then watches, every node and every pod into {@code loads}; returns once both lists are in. */
   public NodeLoadInformer(KubernetesClient client, NodeLoads loads) {
-    this(client, loads, PodBindings.NONE);
-  }
-
-  /** As {@link #NodeLoadInformer(KubernetesClient, NodeLoads)}, telling {@code bindings} of each pod's binding too. */
-  public NodeLoadInformer(KubernetesClient client, NodeLoads loads, PodBindings bindings) {
     this.loads = loads;
-    this.bindings = bindings;
     // The informers' own stores keep only what relisting needs to tell a change (name and resource
     // version): a full Pod is kilobytes (managed fields, status), a full Node more (its 50 largest
     // images), and a cluster of 5,000 nodes runs hundreds of thousands of pods. The handlers get
@@ -73,23 +64,15 @@ public final class NodeLoadInformer implements AutoCloseable {
     String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
     boolean bound = node != null && !node.isEmpty();
     boolean ended = "Succeeded".equals(phase) || "Failed".equals(phase);
-    String key = key(pod);
-    String nodeName = bound ? nodeNames.computeIfAbsent(node, n -> n) : null;
-    count(key, bound && !ended ? new Bound(nodeName, PodCpu.millis(pod.getSpec())) : null);
+    count(key(pod), bound && !ended ? new Bound(nodeNames.computeIfAbsent(node, n -> n), PodCpu.millis(pod.getSpec())) : null);
     if (bound || ended) {
-      loads.retract(key);
-    }
-    if (bound && !ended) {
-      bindings.bound(key, nodeName, pod);
-    } else if (ended) {
-      bindings.unbound(key);
+      loads.retract(key(pod));
     }
   }
 
   private void removePod(Pod pod) {
     count(key(pod), null);
     loads.retract(key(pod));
-    bindings.unbound(key(pod));
   }
 
   private void count(String pod, Bound now) {
