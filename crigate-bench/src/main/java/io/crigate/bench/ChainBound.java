@@ -2,9 +2,11 @@ package io.crigate.bench;
 
 import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
+import io.crigate.scheduler.sim.ExpectedNextArrival;
 import io.crigate.scheduler.sim.Experiment;
 import io.crigate.scheduler.sim.HindsightSearch;
 import io.crigate.scheduler.sim.ImageCatalog;
+import io.crigate.scheduler.sim.LookaheadSearch;
 import io.crigate.scheduler.sim.NodeShape;
 import io.crigate.scheduler.sim.Placement;
 import io.crigate.scheduler.sim.PodArrival;
@@ -30,8 +32,10 @@ import picocli.CommandLine.Option;
  * pods as {@link ChainExperiment}). Per node count, over many seeds: the three scorers, the layer
  * score without load bands at a sweep of weights ({@link Placement#loadBlindLayers}), the greedy
  * oracle ({@link Placement#fewestMissingWithinSlack}) at a sweep of CPU slacks, an offline search
- * that sees each trace in advance ({@link HindsightRows}) at a sweep of prices on balance, each
- * against the targets' bytes ratio and both balance limits, and the lower bounds of {@link PullLowerBound}.
+ * that sees each trace in advance ({@link HindsightSearch}) at a sweep of prices on balance, the
+ * same search seeing only the next few arrivals ({@link LookaheadSearch}) at a sweep of how many,
+ * an online rollout that expects the next arrival from past frequencies ({@link ExpectedNextArrival}),
+ * each against the targets' bytes ratio and both balance limits, and the lower bounds of {@link PullLowerBound}.
  * Prints markdown (scripts/experiment-layers.sh with BOUND=1).
  */
 @Command(name = "chain-bound", mixinStandardHelpOptions = true,
@@ -82,6 +86,26 @@ public final class ChainBound implements Callable<Integer> {
   @Option(names = "--hindsight-pods-prices", split = ",", defaultValue = "0.5",
       description = "prices of CV pods per node in the hindsight search, in image-locality's mean bytes")
   List<Double> hindsightPodsPrices;
+
+  @Option(names = "--lookahead", split = ",",
+      description = "arrivals a lookahead search sees, the pod at hand included (1: none beyond it); none: no lookahead rows")
+  List<Integer> lookaheads = List.of();
+
+  @Option(names = "--lookahead-evaluations", defaultValue = "300",
+      description = "simulated runs per pod in a lookahead search")
+  int lookaheadEvaluations;
+
+  @Option(names = "--lookahead-hide-durations",
+      description = "the lookahead search does not know how long pods run, only which have ended")
+  boolean lookaheadHidesDurations;
+
+  @Option(names = "--expected-next",
+      description = "also the online rollout that expects the next arrival from past frequencies, at the lookahead's prices")
+  boolean expectedNext;
+
+  @Option(names = "--lookahead-cpu-prices", split = ",", defaultValue = "1,2,4",
+      description = "prices of CV CPU per node in the lookahead search and the expected-next rollout, in image-locality's mean bytes")
+  List<Double> lookaheadCpuPrices;
 
   @Option(names = "--publish-delay", defaultValue = "0",
       description = "trace seconds until the scores see a placement's pulled layers (the chain: the pull, then the node's publish)")
@@ -148,11 +172,31 @@ public final class ChainBound implements Callable<Integer> {
       eachOnce += bound.eachLayerOnce();
       concurrency += bound.concurrency();
     }
+    List<SimResult> upstreamRuns = results.get("image-locality");
     if (hindsightEvaluations > 0) {
       HindsightSearch search = new HindsightSearch(simulation, hindsightEvaluations, hindsightRestarts, HINDSIGHT_SEED);
       List<Placement> starts = List.of(Placement.scored("image-locality", shape), Placement.scored("layer-locality", shape));
-      results.putAll(new HindsightRows(search, hindsightCpuPrices, hindsightPodsPrices, starts)
-          .run(traces, catalog, results.get("image-locality")));
+      SearchRows.Search hindsight = (name, seed, trace, cat, objective) ->
+          search.search(name, seed, trace, cat, starts, objective).result();
+      results.putAll(new SearchRows("hindsight-search", hindsight, hindsightCpuPrices, hindsightPodsPrices)
+          .run(traces, catalog, upstreamRuns));
+    }
+    if (expectedNext) {
+      ExpectedNextArrival rollout = new ExpectedNextArrival(simulation);
+      SearchRows.Search expected = (name, seed, trace, cat, objective) ->
+          rollout.search(name, seed, trace, cat, objective).result();
+      results.putAll(new SearchRows("expected-next", expected, lookaheadCpuPrices, hindsightPodsPrices)
+          .run(traces, catalog, upstreamRuns));
+    }
+    for (int lookahead : lookaheads) {
+      LookaheadSearch search = new LookaheadSearch(simulation, lookahead, !lookaheadHidesDurations, lookaheadEvaluations,
+          HINDSIGHT_SEED);
+      Placement online = Placement.scored("layer-locality", shape);
+      SearchRows.Search rolling = (name, seed, trace, cat, objective) ->
+          search.search(name, seed, trace, cat, online, objective).result();
+      String prefix = "lookahead-%d%s".formatted(lookahead, lookaheadHidesDurations ? "-no-durations" : "");
+      results.putAll(new SearchRows(prefix, rolling, lookaheadCpuPrices, hindsightPodsPrices)
+          .run(traces, catalog, upstreamRuns));
     }
     List<Mean> means = results.entrySet().stream().map(e -> Mean.of(e.getKey(), e.getValue())).toList();
     Mean upstream = means.stream().filter(m -> m.placement().equals("image-locality")).findFirst().orElseThrow();

@@ -11,14 +11,20 @@ import java.util.SplittableRandom;
  * -1 for a pod that was not placed). Bytes fall when pods of an image share nodes, so most moves
  * send a pod to where another pod of its image runs; moving a pod back the other way in exchange
  * keeps the load roughly where it was, which random single moves alone rarely find under a price on balance.
+ * Pods before {@code firstFree} are committed ({@link LookaheadSearch}): no move changes their node.
  */
 final class AssignmentMoves {
 
   private final int nodes;
+  private final int firstFree;
   private final List<List<Integer>> sameImage = new ArrayList<>();
 
-  AssignmentMoves(List<PodArrival> trace, int nodes) {
+  AssignmentMoves(List<PodArrival> trace, int nodes, int firstFree) {
+    if (firstFree < 0 || firstFree > trace.size()) {
+      throw new IllegalArgumentException("the first free pod %d is not in a trace of %d".formatted(firstFree, trace.size()));
+    }
     this.nodes = nodes;
+    this.firstFree = firstFree;
     Map<String, List<Integer>> byImage = new HashMap<>();
     for (int i = 0; i < trace.size(); i++) {
       byImage.computeIfAbsent(trace.get(i).image(), image -> new ArrayList<>()).add(i);
@@ -28,7 +34,7 @@ final class AssignmentMoves {
 
   int[] neighbour(int[] current, SplittableRandom random) {
     int[] next = current.clone();
-    int pod = random.nextInt(next.length);
+    int pod = random.nextInt(firstFree, next.length);
     int from = next[pod];
     switch (random.nextInt(4)) {
       case 0 -> next[pod] = followImage(current, pod, random);
@@ -37,7 +43,7 @@ final class AssignmentMoves {
         exchangeNearest(next, pod, from, random);
       }
       case 2 -> {
-        int other = random.nextInt(next.length);
+        int other = random.nextInt(firstFree, next.length);
         next[pod] = next[other];
         next[other] = from;
       }
@@ -65,7 +71,7 @@ final class AssignmentMoves {
     int back = from >= 0 ? from : random.nextInt(nodes);
     for (int distance = 1; distance < assignment.length; distance++) {
       for (int other : new int[] {pod - distance, pod + distance}) {
-        if (other >= 0 && other < assignment.length && assignment[other] == to) {
+        if (other >= firstFree && other < assignment.length && assignment[other] == to) {
           assignment[other] = back;
           return;
         }

@@ -53,6 +53,15 @@ public record HindsightSearch(Simulation simulation, int evaluations, int restar
 
   public Found search(String name, long seed, List<PodArrival> trace, ImageCatalog catalog, List<Placement> starts,
       SearchObjective objective) {
+    return search(name, seed, trace, catalog, starts, objective, 0);
+  }
+
+  /**
+   * As {@link #search(String, long, List, ImageCatalog, List, SearchObjective)}, with the pods before
+   * trace position {@code firstFree} left where the starts put them: the search moves only the others.
+   */
+  Found search(String name, long seed, List<PodArrival> trace, ImageCatalog catalog, List<Placement> starts,
+      SearchObjective objective, int firstFree) {
     if (starts.isEmpty()) {
       throw new IllegalArgumentException("the search needs at least one placement to start from");
     }
@@ -66,7 +75,7 @@ public record HindsightSearch(Simulation simulation, int evaluations, int restar
     for (Candidate start : begun) {
       best = start.betterThan(best) ? start : best;
     }
-    AssignmentMoves moves = new AssignmentMoves(trace, simulation.nodes());
+    AssignmentMoves moves = new AssignmentMoves(trace, simulation.nodes(), firstFree);
     SplittableRandom random = new SplittableRandom(randomSeed ^ seed);
     int steps = Math.max(0, evaluations - starts.size()) / restarts;
     for (int restart = 0; restart < restarts && steps > 0; restart++) {

@@ -7,7 +7,7 @@ import java.util.SplittableRandom;
 
 /** How the simulator picks a node for a pod among those its requests fit. */
 public sealed interface Placement permits ScoredPlacement, FewestMissingWithinSlack, WeightedLoadBlind,
-    FixedAssignment, RecordedPlacement {
+    FixedAssignment, RecordedPlacement, LeastRequested {
 
   /** Names the placement in results (a scorer's name, or the oracle with its slack). */
   String name();
@@ -37,6 +37,6 @@ public sealed interface Placement permits ScoredPlacement, FewestMissingWithinSl
 
   /** Each pod on the node index {@code nodeByPod} gives it: see {@link FixedAssignment}. */
   static Placement fixed(String name, Map<String, Integer> nodeByPod) {
-    return new FixedAssignment(name, nodeByPod);
+    return new FixedAssignment(name, nodeByPod, new LeastRequested());
   }
 }

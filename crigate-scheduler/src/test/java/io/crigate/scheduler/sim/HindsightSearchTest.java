@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.crigate.images.ImageLayers;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 class HindsightSearchTest {
@@ -66,5 +67,26 @@ class HindsightSearchTest {
         .search("h", 2, trace, catalog, starts, objective).assignment();
     assertThat(new HindsightSearch(simulation, 80, 1, 1).search("h", 2, trace, catalog, starts, objective).assignment())
         .isEqualTo(first);
+  }
+
+  @Test
+  void leavesThePodsBeforeTheFirstFreeWhereTheStartPutThem() {
+    Simulation simulation = new Simulation(3, SHAPE, 100e6);
+    ImageCatalog catalog = ImageCatalog.generate(3, 10);
+    List<PodArrival> trace = TraceGenerator.generate(3, new TraceParameters(30, 0.5, 20, 1.0), catalog);
+    Placement start = Placement.scored("resources-only", SHAPE);
+    RecordedPlacement recorded = new RecordedPlacement(start);
+    simulation.run(recorded, 3, trace, catalog, done -> {});
+    int firstFree = 20;
+
+    Map<String, Integer> found = new HindsightSearch(simulation, 200, 1, 1)
+        .search("h", 3, trace, catalog, List.of(start), new SearchObjective(1e-9, 0, 0, 30), firstFree).assignment();
+
+    for (PodArrival pod : trace.subList(0, firstFree)) {
+      assertThat(found.get(pod.pod())).as(pod.pod()).isEqualTo(recorded.assignment().get(pod.pod()));
+    }
+    // the search did move some of the free ones: bytes alone are priced, and resources-only spreads
+    assertThat(trace.subList(firstFree, trace.size()).stream()
+        .filter(pod -> !Objects.equals(found.get(pod.pod()), recorded.assignment().get(pod.pod())))).isNotEmpty();
   }
 }

@@ -1,8 +1,6 @@
 package io.crigate.bench;
 
-import io.crigate.scheduler.sim.HindsightSearch;
 import io.crigate.scheduler.sim.ImageCatalog;
-import io.crigate.scheduler.sim.Placement;
 import io.crigate.scheduler.sim.PodArrival;
 import io.crigate.scheduler.sim.SearchObjective;
 import io.crigate.scheduler.sim.SimResult;
@@ -13,16 +11,22 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@link ChainBound}'s hindsight rows: for each pair of prices on the two balance CVs, every seed's
- * trace searched offline ({@link HindsightSearch}) from the scorers' own runs. The targets hold on
+ * {@link ChainBound}'s rows for a placement search ({@code HindsightSearch}, {@code LookaheadSearch}):
+ * for each pair of prices on the two balance CVs, every seed's trace searched. The targets hold on
  * means over seeds, so one pair of prices serves all seeds (the Lagrangian of the mean) and each pair
  * is a row of its own; bytes are priced in image-locality's mean pull, so a price of 1 trades 0.01
  * of CV for 1% of those bytes. A row may leave no more pods unschedulable than image-locality did on
  * the same seed.
  *
- * @param starts the placements each search starts from, run on the same trace
+ * @param prefix names the rows: {@code <prefix>-cpu-<price>-pods-<price>}
  */
-record HindsightRows(HindsightSearch search, List<Double> cpuPrices, List<Double> podsPrices, List<Placement> starts) {
+record SearchRows(String prefix, Search search, List<Double> cpuPrices, List<Double> podsPrices) {
+
+  /** One search of one seed's trace. */
+  @FunctionalInterface
+  interface Search {
+    SimResult run(String name, long seed, List<PodArrival> trace, ImageCatalog catalog, SearchObjective objective);
+  }
 
   /** Per row name, one result per seed in {@code traces}' order. */
   Map<String, List<SimResult>> run(List<List<PodArrival>> traces, ImageCatalog catalog, List<SimResult> imageLocality) {
@@ -30,12 +34,12 @@ record HindsightRows(HindsightSearch search, List<Double> cpuPrices, List<Double
     Map<String, List<SimResult>> rows = new LinkedHashMap<>();
     for (double cpuPrice : cpuPrices) {
       for (double podsPrice : podsPrices) {
-        String name = "hindsight-search-cpu-%s-pods-%s".formatted(plain(cpuPrice), plain(podsPrice));
+        String name = "%s-cpu-%s-pods-%s".formatted(prefix, plain(cpuPrice), plain(podsPrice));
         for (int i = 0; i < traces.size(); i++) {
           SimResult baseline = imageLocality.get(i);
           SearchObjective objective = new SearchObjective(1 / meanBytes, cpuPrice, podsPrice, baseline.unschedulable());
           rows.computeIfAbsent(name, n -> new ArrayList<>())
-              .add(search.search(name, baseline.seed(), traces.get(i), catalog, starts, objective).result());
+              .add(search.run(name, baseline.seed(), traces.get(i), catalog, objective));
         }
       }
     }
