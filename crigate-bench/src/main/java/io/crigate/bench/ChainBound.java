@@ -103,6 +103,10 @@ public final class ChainBound implements Callable<Integer> {
       description = "also the online rollout that expects the next arrival from past frequencies, at the lookahead's prices")
   boolean expectedNext;
 
+  @Option(names = "--expected-next-knows-popularity",
+      description = "also the rollout drawing the next arrival from the whole trace's frequencies (what an online scheduler could at most learn)")
+  boolean expectedNextKnowsPopularity;
+
   @Option(names = "--lookahead-cpu-prices", split = ",", defaultValue = "1,2,4",
       description = "prices of CV CPU per node in the lookahead search and the expected-next rollout, in image-locality's mean bytes")
   List<Double> lookaheadCpuPrices;
@@ -181,12 +185,15 @@ public final class ChainBound implements Callable<Integer> {
       results.putAll(new SearchRows("hindsight-search", hindsight, hindsightCpuPrices, hindsightPodsPrices)
           .run(traces, catalog, upstreamRuns));
     }
-    if (expectedNext) {
-      ExpectedNextArrival rollout = new ExpectedNextArrival(simulation);
-      SearchRows.Search expected = (name, seed, trace, cat, objective) ->
-          rollout.search(name, seed, trace, cat, objective).result();
-      results.putAll(new SearchRows("expected-next", expected, lookaheadCpuPrices, hindsightPodsPrices)
-          .run(traces, catalog, upstreamRuns));
+    for (boolean knowsPopularity : new boolean[] {false, true}) {
+      if (knowsPopularity ? expectedNextKnowsPopularity : expectedNext) {
+        ExpectedNextArrival rollout = new ExpectedNextArrival(simulation, knowsPopularity);
+        SearchRows.Search expected = (name, seed, trace, cat, objective) ->
+            rollout.search(name, seed, trace, cat, objective).result();
+        String prefix = knowsPopularity ? "expected-next-popularity" : "expected-next";
+        results.putAll(new SearchRows(prefix, expected, lookaheadCpuPrices, hindsightPodsPrices)
+            .run(traces, catalog, upstreamRuns));
+      }
     }
     for (int lookahead : lookaheads) {
       LookaheadSearch search = new LookaheadSearch(simulation, lookahead, !lookaheadHidesDurations, lookaheadEvaluations,

@@ -14,8 +14,12 @@ import java.util.Map;
  * is thereby replaced by knowing how often each has come: if the lookahead's bytes came from the
  * popularity of images, this placement would reach them too. Durations do not enter (the expected
  * pod arrives at once). Exhaustive over nodes and images, so for small clusters only.
+ *
+ * @param knowsPopularity draw the expected pod from the whole trace's frequencies instead of the
+ *     past's: the most an online scheduler could know of traces whose arrivals are independent
+ *     draws, as the generator's are (it would learn them over a long enough past)
  */
-public record ExpectedNextArrival(Simulation simulation) {
+public record ExpectedNextArrival(Simulation simulation, boolean knowsPopularity) {
 
   /** Names the expected pod in the runs; a trace's own pods are named otherwise. */
   static final String EXPECTED_POD = "expected-next~";
@@ -37,12 +41,15 @@ public record ExpectedNextArrival(Simulation simulation) {
       SearchObjective objective) {
     Map<String, Integer> placed = new HashMap<>();
     Map<String, Seen> seen = new LinkedHashMap<>();
+    if (knowsPopularity) {
+      trace.forEach(pod -> count(seen, pod));
+    }
     for (int i = 0; i < trace.size(); i++) {
       PodArrival pod = trace.get(i);
-      Seen image = seen.computeIfAbsent(pod.image(), k -> new Seen());
-      image.pods++;
-      image.cpuMillis += pod.cpuMillis();
-      image.memoryMib += pod.memoryMib();
+      if (!knowsPopularity) {
+        count(seen, pod);
+      }
+      int counted = knowsPopularity ? trace.size() : i + 1;
       List<PodArrival> known = trace.subList(0, i + 1);
       double leastCost = Double.POSITIVE_INFINITY;
       int chosen = -1;
@@ -54,7 +61,7 @@ public record ExpectedNextArrival(Simulation simulation) {
         }
         double cost = 0;
         for (Map.Entry<String, Seen> next : seen.entrySet()) {
-          double share = (double) next.getValue().pods / (i + 1);
+          double share = (double) next.getValue().pods / counted;
           cost += share * bestNext(name, seed, known, catalog, withPod, next.getValue().expectedAfter(pod, next.getKey()),
               objective);
         }
@@ -69,6 +76,13 @@ public record ExpectedNextArrival(Simulation simulation) {
     }
     SimResult result = simulation.run(Placement.fixed(name, placed), seed, trace, catalog, done -> {});
     return new HindsightSearch.Found(result, objective.value(result), Map.copyOf(placed));
+  }
+
+  private static void count(Map<String, Seen> seen, PodArrival pod) {
+    Seen image = seen.computeIfAbsent(pod.image(), k -> new Seen());
+    image.pods++;
+    image.cpuMillis += pod.cpuMillis();
+    image.memoryMib += pod.memoryMib();
   }
 
   /** Whether the pod, with the earlier ones where they went, can start on {@code node}. */
