@@ -30,11 +30,12 @@ import picocli.CommandLine.Option;
  * What the whole-chain experiment's targets allow, simulated on its own shape: the chain's catalog
  * as the registry holds it, its node size and image disk, its traces (the same seeds give the same
  * pods as {@link ChainExperiment}). Per node count, over many seeds: the three scorers, the layer
- * score without load bands at a sweep of weights ({@link Placement#loadBlindLayers}), the greedy
+ * score without load bands at a sweep of weights ({@link Placement#loadBlindLayers}), the layer score
+ * with balance priced instead of banded at a sweep of prices ({@link Placement#pricedBalance}), the greedy
  * oracle ({@link Placement#fewestMissingWithinSlack}) at a sweep of CPU slacks, an offline search
  * that sees each trace in advance ({@link HindsightSearch}) at a sweep of prices on balance, the
  * same search seeing only the next few arrivals ({@link LookaheadSearch}) at a sweep of how many,
- * an online rollout that expects the next arrival from past frequencies ({@link ExpectedNextArrival}),
+ * an online rollout that expects the next arrival from past or whole-trace frequencies ({@link ExpectedNextArrival}),
  * each against the targets' bytes ratio and both balance limits, and the lower bounds of {@link PullLowerBound}.
  * Prints markdown (scripts/experiment-layers.sh with BOUND=1).
  */
@@ -71,6 +72,13 @@ public final class ChainBound implements Callable<Integer> {
   @Option(names = "--weights", split = ",", defaultValue = "0.25,0.5,1,2,4",
       description = "weights of the layer score without load bands, beside the resource scores")
   List<Double> weights;
+
+  @Option(names = "--balance-prices", split = ",",
+      description = "GB a unit of CV is worth in the layer score that prices balance instead of banding it (the CV of pods at --balance-pods-share of it); none: no rows")
+  List<Double> balancePrices = List.of();
+
+  @Option(names = "--balance-pods-share", defaultValue = "0.1", description = "see --balance-prices")
+  double balancePodsShare;
 
   @Option(names = "--hindsight-evaluations", defaultValue = "20000",
       description = "simulated runs per hindsight search (one per seed and pair of prices); 0: no hindsight rows")
@@ -160,6 +168,7 @@ public final class ChainBound implements Callable<Integer> {
     Experiment.ALL_SCORERS.forEach(scorer -> placements.add(Placement.scored(scorer, shape)));
     weights.forEach(weight -> placements.add(Placement.loadBlindLayers(weight, shape)));
     slacks.forEach(slack -> placements.add(Placement.fewestMissingWithinSlack(slack)));
+    balancePrices.forEach(price -> placements.add(Placement.pricedBalance(price * 1e9, balancePodsShare, shape)));
     Simulation simulation = new Simulation(nodes, shape, 100 * MB, publishDelaySeconds);
     Map<String, List<SimResult>> results = new LinkedHashMap<>();
     List<List<PodArrival>> traces = new ArrayList<>();

@@ -140,7 +140,7 @@ public final class LayerLocality {
         fewestNearMean = Math.min(fewestNearMean, missing[c]);
       }
     }
-    double cores = Math.clamp(podCpuMillis / 1000.0, MIN_CORES, MAX_CORES);
+    double cores = cores(podCpuMillis);
     Alternatives alternatives = scratch.alternatives.of(missing, after, loads);
     long[] scores = scratch.scores;
     for (int c = 0; c < n; c++) {
@@ -239,6 +239,24 @@ public final class LayerLocality {
    */
   static double loadWith(NodeLoad load, long podCpuMillis, double millisPerPod) {
     return Math.max(load.utilizationWith(podCpuMillis), POD_REQUEST_FLOOR * load.podsAsUtilizationWith(millisPerPod));
+  }
+
+  /**
+   * The points of candidates that would pull {@code extraBytes} more than where the pod could go
+   * instead, on this score's scale: for placements that decide the alternative otherwise (the
+   * simulator's experiments).
+   */
+  public static long[] pointsForExtraBytes(long[] extraBytes, long podCpuMillis) {
+    double cores = cores(podCpuMillis);
+    long[] points = new long[extraBytes.length];
+    for (int c = 0; c < points.length; c++) {
+      points[c] = priority(Math.round(extraBytes[c] / cores));
+    }
+    return points;
+  }
+
+  private static double cores(long podCpuMillis) {
+    return Math.clamp(podCpuMillis / 1000.0, MIN_CORES, MAX_CORES);
   }
 
   /** The bytes of the pod's layers that the node does not hold. */

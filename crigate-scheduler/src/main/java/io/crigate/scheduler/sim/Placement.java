@@ -7,7 +7,7 @@ import java.util.SplittableRandom;
 
 /** How the simulator picks a node for a pod among those its requests fit. */
 public sealed interface Placement permits ScoredPlacement, FewestMissingWithinSlack, WeightedLoadBlind,
-    FixedAssignment, RecordedPlacement, LeastRequested {
+    FixedAssignment, RecordedPlacement, LeastRequested, PricedBalance {
 
   /** Names the placement in results (a scorer's name, or the oracle with its slack). */
   String name();
@@ -28,6 +28,11 @@ public sealed interface Placement permits ScoredPlacement, FewestMissingWithinSl
   /** The layer score without its load bands, at {@code weight}: see {@link WeightedLoadBlind}. */
   static Placement loadBlindLayers(double weight, NodeShape shape) {
     return new WeightedLoadBlind(weight, shape);
+  }
+
+  /** The layer score with balance priced, not banded: see {@link PricedBalance}. */
+  static Placement pricedBalance(double bytesPerCv, double podsShare, NodeShape shape) {
+    return new PricedBalance(bytesPerCv, podsShare, shape);
   }
 
   /** The greedy oracle: see {@link FewestMissingWithinSlack}. */
