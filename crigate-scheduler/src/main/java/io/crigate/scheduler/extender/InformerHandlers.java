@@ -1,18 +1,30 @@
 package io.crigate.scheduler.extender;
 
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.function.Consumer;
 
-/** Informer handlers that keep a derived index: an added or updated object is put, a deleted one removed. */
+/** Informers that keep a derived index: an added or updated object is put, a deleted one removed. */
 final class InformerHandlers {
 
   private InformerHandlers() {}
 
-  static <T> ResourceEventHandler<T> putOrRemove(Consumer<T> put, Consumer<T> remove) {
-    return new ResourceEventHandler<>() {
+  /**
+   * Runs {@code informer} with a put-or-remove handler and returns once that handler has applied
+   * the initial list. An informer's {@code run()} returns when its store holds the list, but its
+   * handlers are called later, on their own thread: an index read right after {@code run()} could
+   * miss objects that the API server already listed (seen in CI as a node short of a pod).
+   */
+  static <T> SharedIndexInformer<T> runApplied(SharedIndexInformer<T> informer, Consumer<T> put, Consumer<T> remove) {
+    AddCount added = new AddCount();
+    informer.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(T resource) {
-        put.accept(resource);
+        try {
+          put.accept(resource);
+        } finally { // an object the handler could not read still counts, or the wait would never end
+          added.increment();
+        }
       }
 
       @Override
@@ -24,6 +36,31 @@ final class InformerHandlers {
       public void onDelete(T resource, boolean finalStateUnknown) {
         remove.accept(resource);
       }
-    };
+    }).run();
+    // every object in the store arrived through an add the handler will see; objects deleted
+    // meanwhile only make the store smaller, so this wait cannot outlast the handler's queue
+    added.awaitAtLeast(informer.getStore().listKeys().size());
+    return informer;
+  }
+
+  /** How many adds the handler has applied, for a starter to wait on. */
+  private static final class AddCount {
+    private long count;
+
+    synchronized void increment() {
+      count++;
+      notifyAll();
+    }
+
+    synchronized void awaitAtLeast(long target) {
+      try {
+        while (count < target) {
+          wait();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while the informer applied its initial list", e);
+      }
+    }
   }
 }

@@ -24,14 +24,14 @@ public final class InventoryInformer implements AutoCloseable {
   private final LayerIndex index;
   private final SharedIndexInformer<NodeImageLayers> informer;
 
-  /** Starts watching; every published inventory lands in {@code index}. */
+  /** Lists, then watches; returns once every listed inventory is in {@code index}. */
   public InventoryInformer(KubernetesClient client, LayerIndex index) {
     this.index = index;
-    this.informer = client.resources(NodeImageLayers.class).withLimit(NodeLoadInformer.LIST_PAGE).runnableInformer(0)
+    this.informer = InformerHandlers.runApplied(client.resources(NodeImageLayers.class)
+        .withLimit(NodeLoadInformer.LIST_PAGE).runnableInformer(0)
         .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, NodeImageLayers.class,
-            client.getKubernetesSerialization()))
-        .addEventHandler(InformerHandlers.putOrRemove(this::store, resource -> index.remove(resource.getMetadata().getName())))
-        .run();
+            client.getKubernetesSerialization())),
+        this::store, resource -> index.remove(resource.getMetadata().getName()));
   }
 
   private void store(NodeImageLayers resource) {

@@ -35,23 +35,21 @@ public final class NodeLoadInformer implements AutoCloseable {
   private final SharedIndexInformer<Node> nodes;
   private final SharedIndexInformer<Pod> pods;
 
-  /** Lists, then watches, every node and every pod into {@code loads}; returns once both lists are in. */
+  /** Lists, then watches, every node and every pod into {@code loads}; returns once both lists are counted. */
   public NodeLoadInformer(KubernetesClient client, NodeLoads loads) {
     this.loads = loads;
     // The informers' own stores keep only what relisting needs to tell a change (name and resource
     // version): a full Pod is kilobytes (managed fields, status), a full Node more (its 50 largest
     // images), and a cluster of 5,000 nodes runs hundreds of thousands of pods. The handlers get
     // every full object from the list and the watch, and keep only the numbers in loads and bound.
-    this.nodes = client.nodes().withLimit(LIST_PAGE).runnableInformer(0)
+    this.nodes = InformerHandlers.runApplied(client.nodes().withLimit(LIST_PAGE).runnableInformer(0)
         .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Node.class,
-            client.getKubernetesSerialization()))
-        .addEventHandler(InformerHandlers.putOrRemove(this::putNode, node -> loads.allocatable(node.getMetadata().getName(), 0)))
-        .run();
-    this.pods = client.pods().inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
+            client.getKubernetesSerialization())),
+        this::putNode, node -> loads.allocatable(node.getMetadata().getName(), 0));
+    this.pods = InformerHandlers.runApplied(client.pods().inAnyNamespace().withLimit(LIST_PAGE).runnableInformer(0)
         .itemStore(new ReducedStateItemStore<>(ReducedStateItemStore.NAME_KEY_STATE, Pod.class,
-            client.getKubernetesSerialization()))
-        .addEventHandler(InformerHandlers.putOrRemove(this::putPod, this::removePod))
-        .run();
+            client.getKubernetesSerialization())),
+        this::putPod, this::removePod);
   }
 
   private void putNode(Node node) {
