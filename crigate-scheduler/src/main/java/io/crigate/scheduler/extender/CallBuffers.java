@@ -67,6 +67,18 @@ final class CallBuffers {
 
   /** The answer's bytes, handed on without the copy {@link #toByteArray()} makes. */
   static final class Answer extends ByteArrayOutputStream {
+    /**
+     * Adds {@code bytes} at the end: the prioritize answer's ~10,000 pieces, where the inherited
+     * {@link #write(byte[], int, int)} would take its lock for each. The buffer is the call's own.
+     */
+    void append(byte[] bytes) {
+      if (count + bytes.length > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(2 * buf.length, count + bytes.length));
+      }
+      System.arraycopy(bytes, 0, buf, count, bytes.length);
+      count += bytes.length;
+    }
+
     void sendTo(ExtenderVerbs.AnswerSink sink) {
       sink.send(buf, 0, count);
     }

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -29,12 +28,12 @@ import java.util.stream.LongStream;
  */
 final class ExtenderJson {
 
-  /** Encoded once: written thousands of times per answer. */
-  private static final SerializedString HOST = new SerializedString("Host");
-  private static final SerializedString SCORE = new SerializedString("Score");
   /** What follows a host entry's start ({@link #hostEntry}) for each score an answer can carry: the number and the closing brace. */
-  private static final SerializedString[] SCORE_ENDS = LongStream.rangeClosed(0, LayerLocality.MAX_EXTENDER_PRIORITY)
-      .mapToObj(score -> new SerializedString(score + "}")).toArray(SerializedString[]::new);
+  private static final byte[][] SCORE_ENDS = LongStream.rangeClosed(0, LayerLocality.MAX_EXTENDER_PRIORITY)
+      .mapToObj(score -> (score + "}").getBytes(StandardCharsets.US_ASCII)).toArray(byte[][]::new);
+  private static final byte[] ARRAY_START = {'['};
+  private static final byte[] COMMA = {','};
+  private static final byte[] ARRAY_END = {']'};
   /** Writes the host entries' starts: the same writer as {@link #mapper}'s, without its shared buffer pool. */
   private static final JsonFactory ENTRY_WRITER = new JsonFactory();
 
@@ -137,54 +136,45 @@ final class ExtenderJson {
 
   /**
    * The start of a host's entry in a prioritize answer, {@code {"Host":"name","Score":}, as this
-   * class's generator writes it: encoded once per node ({@link NodeTable.Entry}) and copied
-   * into each answer, where writing the two field names and encoding the name for each of 5,000
-   * hosts was a fifth of a call.
+   * class's generator writes it, in UTF-8: encoded once per node ({@link NodeTable.Entry}) and
+   * copied into each answer, where writing the two field names and encoding the name for each of
+   * 5,000 hosts was a fifth of a call.
    */
-  static SerializedString hostEntry(String host) {
+  static byte[] hostEntry(String host) {
     ByteArrayOutputStream written = new ByteArrayOutputStream(host.length() + 24);
     try (JsonGenerator json = ENTRY_WRITER.createGenerator(written)) {
       json.disable(JsonGenerator.Feature.AUTO_CLOSE_JSON_CONTENT);
       json.writeStartObject();
-      json.writeFieldName(HOST);
+      json.writeFieldName("Host");
       json.writeString(host);
-      json.writeFieldName(SCORE);
+      json.writeFieldName("Score");
       json.writeRaw(':'); // the generator writes a field's colon with its value, which the answer adds
     } catch (IOException e) {
       throw new UncheckedIOException("writing to memory cannot fail", e);
     }
-    // The generator writes UTF-8 and escapes surrogates, so the text's UTF-8 is again the bytes written.
-    SerializedString entry = new SerializedString(written.toString(StandardCharsets.UTF_8));
-    entry.asUnquotedUTF8(); // encoded now and kept, not in the first answer that copies it
-    return entry;
+    return written.toByteArray();
   }
 
   /**
-   * {@code [{"Host": name, "Score": n}, ...]}, streamed into {@code out}: thousands of entries, no
-   * tree needed. Each host's entry start ({@link #hostEntry}) is copied, not written field by field.
+   * {@code [{"Host": name, "Score": n}, ...]} into {@code out}: thousands of entries, each the
+   * host's entry start ({@link #hostEntry}, which the generator encoded) followed by its score and
+   * the closing brace. Only punctuation and digits are added here; through the generator's raw
+   * writes, each entry cost a call chain and a look through a {@code SerializedString} to its bytes.
    */
-  void priorities(Priorities priorities, OutputStream out) {
+  void priorities(Priorities priorities, CallBuffers.Answer out) {
     List<NodeTable.Entry> hosts = priorities.hosts();
     long[] scores = priorities.scores();
-    try (JsonGenerator json = mapper.getFactory().createGenerator(out)) {
-      json.writeStartArray();
-      for (int i = 0; i < hosts.size(); i++) {
-        if (scores[i] >= 0 && scores[i] < SCORE_ENDS.length) { // a score is never outside, but if so it is still written
-          json.writeRawValue(hosts.get(i).hostEntry()); // the generator still writes the comma before it
-          json.writeRaw(SCORE_ENDS[(int) scores[i]]);
-        } else {
-          json.writeStartObject();
-          json.writeFieldName(HOST);
-          json.writeString(hosts.get(i).string());
-          json.writeFieldName(SCORE);
-          json.writeNumber(scores[i]);
-          json.writeEndObject();
-        }
+    out.append(ARRAY_START);
+    for (int i = 0; i < hosts.size(); i++) {
+      if (i > 0) {
+        out.append(COMMA);
       }
-      json.writeEndArray();
-    } catch (IOException e) {
-      throw new UncheckedIOException("writing to memory cannot fail", e);
+      out.append(hosts.get(i).hostEntry());
+      long score = scores[i];
+      // a score is never outside 0..MAX_EXTENDER_PRIORITY, but if so it is still written
+      out.append(score >= 0 && score < SCORE_ENDS.length ? SCORE_ENDS[(int) score] : (score + "}").getBytes(StandardCharsets.US_ASCII));
     }
+    out.append(ARRAY_END);
   }
 
   /** {@code {"Nodes"|"NodeNames", "FailedNodes", "FailedAndUnresolvableNodes", "Error"}} */

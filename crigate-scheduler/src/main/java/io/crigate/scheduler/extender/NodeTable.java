@@ -1,6 +1,5 @@
 package io.crigate.scheduler.extender;
 
-import com.fasterxml.jackson.core.io.SerializedString;
 import io.crigate.scheduler.NodeLoad;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -36,7 +35,7 @@ public final class NodeTable {
     private final String string;
     private final char[] chars;
     private final int hash;
-    private final SerializedString hostEntry;
+    private final byte[] hostEntry;
     /**
      * Its number in {@link LayerIndex}'s bit sets, -1 while it publishes no inventory. A call reads
      * it with the load, outside the index's lock: a number read just before its node was removed
@@ -60,8 +59,8 @@ public final class NodeTable {
       return string;
     }
 
-    /** The start of this host's entry in a prioritize answer, encoded once ({@link ExtenderJson#hostEntry}). */
-    SerializedString hostEntry() {
+    /** The start of this host's entry in a prioritize answer, encoded once ({@link ExtenderJson#hostEntry}); not to be changed. */
+    byte[] hostEntry() {
       return hostEntry;
     }
 
@@ -78,6 +77,15 @@ public final class NodeTable {
   /** Far above the 5,000 nodes a Kubernetes cluster supports; an entry is ~150 bytes with its String. */
   static final int MAX_NAMES = 1 << 16;
 
+  /** 31 to the powers {@link #hash} multiplies by, wrapping as int arithmetic does (compile-time constants). */
+  private static final int P2 = 31 * 31;
+  private static final int P3 = P2 * 31;
+  private static final int P4 = P3 * 31;
+  private static final int P5 = P4 * 31;
+  private static final int P6 = P5 * 31;
+  private static final int P7 = P6 * 31;
+  private static final int P8 = P7 * 31;
+
   private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Entry[].class);
 
   /** Open addressing, linear probing, at most half full; null marks a free slot. */
@@ -86,10 +94,7 @@ public final class NodeTable {
 
   /** The entry of the name in {@code chars[offset..offset+length)}, or null when the table has not seen it. */
   Entry find(char[] chars, int offset, int length) {
-    int hash = 0;
-    for (int i = offset; i < offset + length; i++) {
-      hash = 31 * hash + chars[i]; // String.hashCode()'s function, so that a String finds its entry by its cached hash
-    }
+    int hash = hash(chars, offset, length);
     Entry[] table = slots;
     int mask = table.length - 1;
     for (int slot = spread(hash) & mask; ; slot = (slot + 1) & mask) {
@@ -101,6 +106,25 @@ public final class NodeTable {
         return entry;
       }
     }
+  }
+
+  /**
+   * {@link String#hashCode()} of the characters, so that a String finds its entry by its cached hash.
+   * Eight characters a step, each times its power of 31: the plain loop's one multiply-add a character
+   * is a chain each step waits on, and at names of ~40 characters that chain was half of a lookup.
+   */
+  static int hash(char[] chars, int offset, int length) {
+    int hash = 0;
+    int i = offset;
+    int end = offset + length;
+    for (; i + 8 <= end; i += 8) {
+      hash = P8 * hash + P7 * chars[i] + P6 * chars[i + 1] + P5 * chars[i + 2] + P4 * chars[i + 3]
+          + P3 * chars[i + 4] + P2 * chars[i + 5] + 31 * chars[i + 6] + chars[i + 7];
+    }
+    for (; i < end; i++) {
+      hash = 31 * hash + chars[i];
+    }
+    return hash;
   }
 
   /** The entry of {@code name}, or null when the table has not seen it (off the prioritize path: it copies the characters). */
