@@ -15,23 +15,23 @@ import io.crigate.interlink.http.RunningServer;
 import io.crigate.interlink.plugin.CrigatePlugin;
 import io.crigate.interlink.plugin.PluginSettings;
 import io.crigate.spi.Backend;
+import io.crigate.testsupport.MockApiShutdown;
 import io.crigate.testsupport.NodeSelectorCrudDispatcher;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.time.Instant;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -73,19 +73,13 @@ class VirtualNodeSlurmIT {
   }
 
   @AfterEach
-  void stop() {
+  void stop() throws Exception {
     for (String name : pods) {
       client.pods().inNamespace("it").withName(name).delete();
     }
     await().atMost(Duration.ofSeconds(30)).until(() ->
         backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainersCount() == 0);
-    node.close();
-    apiClient.close();
-    api.close();
-    plugin.close();
-    backend.close();
-    client.close();
-    server.destroy();
+    MockApiShutdown.stopServerThenClose(server, node, apiClient, api, plugin, backend, client);
   }
 
   private Pod run(String prefix, String script) {

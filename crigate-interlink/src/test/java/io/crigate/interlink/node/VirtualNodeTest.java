@@ -3,6 +3,11 @@ package io.crigate.interlink.node;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.interlink.RecordingPlugin;
 import io.crigate.interlink.WireClient;
 import io.crigate.interlink.api.ApiRoutes;
@@ -11,38 +16,32 @@ import io.crigate.interlink.http.HttpServers;
 import io.crigate.interlink.http.RunningServer;
 import io.crigate.interlink.wire.RetrievedPodData;
 import io.crigate.interlink.wire.WireJson;
+import io.crigate.testsupport.MockApiShutdown;
+import io.crigate.testsupport.NodeSelectorCrudDispatcher;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
-import com.fasterxml.jackson.databind.JsonNode;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.slf4j.LoggerFactory;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.crigate.testsupport.NodeSelectorCrudDispatcher;
-import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import java.net.http.HttpResponse;
-import java.time.Clock;
-import java.time.Duration;
-import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 
 /**
  * The virtual node against fabric8's mock API server in CRUD mode and crigate's interLink API layer
@@ -78,14 +77,8 @@ class VirtualNodeTest {
   }
 
   @AfterEach
-  void stop() {
-    if (node != null) {
-      node.close();
-    }
-    apiClient.close();
-    api.close();
-    client.close();
-    server.destroy();
+  void stop() throws Exception {
+    MockApiShutdown.stopServerThenClose(server, node, apiClient, api, client);
   }
 
   @Test

@@ -15,6 +15,7 @@ import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.crigate.testsupport.MockApiShutdown;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.crigate.topology.Fixtures;
@@ -65,12 +66,8 @@ class PolicyConfigMapsTest {
   }
 
   @AfterEach
-  void tearDown() {
-    if (source != null) {
-      source.close();
-    }
-    policy.close();
-    client.close();
+  void tearDown() throws Exception {
+    MockApiShutdown.stopServerThenClose(server, source, policy, client);
   }
 
   /** A copy on the default file system: the policy takes its sysfs root as a path string. */

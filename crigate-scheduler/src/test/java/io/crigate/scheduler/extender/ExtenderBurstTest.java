@@ -6,12 +6,14 @@ import static org.awaitility.Awaitility.await;
 import io.crigate.images.ImageLayers;
 import io.crigate.images.Layer;
 import io.crigate.images.NodeLayerInventory;
+import io.crigate.testsupport.MockApiShutdown;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -37,6 +39,7 @@ class ExtenderBurstTest {
   private static final int BURST = 30;
 
   KubernetesClient client;
+  KubernetesMockServer server;
   NodeLoads loads;
   NodeLoadInformer informer;
   LayerExtender extender;
@@ -58,8 +61,8 @@ class ExtenderBurstTest {
   }
 
   @AfterEach
-  void stop() {
-    informer.close();
+  void stop() throws Exception {
+    MockApiShutdown.stopServerThenClose(server, informer);
   }
 
   static Pod pod(int i) {

@@ -10,11 +10,13 @@ import io.crigate.images.Layer;
 import io.crigate.images.NodeImageLayersCodec;
 import io.crigate.images.NodeLayerInventory;
 import io.crigate.spi.CrigateException;
+import io.crigate.testsupport.MockApiShutdown;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -43,6 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ExtenderServerTest {
 
   static KubernetesClient client;
+  static KubernetesMockServer apiServer;
 
   static final Layer BASE = new Layer("sha256:" + "a".repeat(64), 300_000_000);
   static final Layer APP = new Layer("sha256:" + "b".repeat(64), 40_000_000);
@@ -81,10 +84,9 @@ class ExtenderServerTest {
   }
 
   @AfterAll
-  static void stop() {
+  static void stop() throws Exception {
     server.close();
-    loadInformer.close();
-    informer.close();
+    MockApiShutdown.stopServerThenClose(apiServer, loadInformer, informer);
   }
 
   static void publish(String node, Layer... layers) {

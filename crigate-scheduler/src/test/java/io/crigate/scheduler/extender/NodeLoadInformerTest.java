@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.crigate.scheduler.NodeLoad;
+import io.crigate.testsupport.MockApiShutdown;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -19,6 +21,7 @@ import org.junit.jupiter.api.Test;
 class NodeLoadInformerTest {
 
   KubernetesClient client;
+  KubernetesMockServer server;
   NodeLoads loads;
   NodeLoadInformer informer;
 
@@ -31,8 +34,8 @@ class NodeLoadInformerTest {
   }
 
   @AfterEach
-  void stop() {
-    informer.close();
+  void stop() throws Exception {
+    MockApiShutdown.stopServerThenClose(server, informer);
   }
 
   void node(String name, String cpu) {

@@ -12,6 +12,7 @@ import io.crigate.images.NodeLayerInventory;
 import io.crigate.scheduler.NodeLoad;
 import io.crigate.scheduler.LayerLocality;
 import io.crigate.scheduler.PodLayers;
+import io.crigate.testsupport.MockApiShutdown;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -20,6 +21,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -43,6 +45,7 @@ import org.junit.jupiter.api.Test;
 class SlimIndexScoresTest {
 
   KubernetesClient client;
+  KubernetesMockServer server;
   final ObjectMapper mapper = new ObjectMapper();
   final SplittableRandom random = new SplittableRandom(18);
   final List<Layer> pool = IntStream.range(0, 12)
@@ -75,24 +78,9 @@ class SlimIndexScoresTest {
     verbs = new ExtenderVerbs(index, loads, Map.of(init.reference(), init, app.reference(), app)::get);
   }
 
-  /**
-   * fabric8's mock server waits, on its event loop, for a closing watch's sender to finish; a send
-   * still pending then blocks that loop and the server's shutdown fails after 10 s (seen in CI). One
-   * last change of each watched kind, seen arriving, means every earlier send is done before the
-   * watches close.
-   */
   @AfterEach
-  void stop() {
-    client.nodes().resource(new NodeBuilder().withNewMetadata().withName("quiesce").endMetadata().withNewStatus()
-        .addToAllocatable("cpu", new Quantity("1")).endStatus().build()).create();
-    client.pods().inNamespace("apps").resource(new PodBuilder().withNewMetadata().withName("quiesce").endMetadata()
-        .withNewSpec().withNodeName("quiesce").addToContainers(container("c", 100)).endSpec()
-        .withNewStatus().withPhase("Running").endStatus().build()).create();
-    publish("quiesce");
-    await().until(() -> loads.apply("quiesce").allocatableMillis() == 1000 && loads.apply("quiesce").requestedMillis() == 100
-        && index.publishes("quiesce"));
-    loadInformer.close();
-    inventories.close();
+  void stop() throws Exception {
+    MockApiShutdown.stopServerThenClose(server, loadInformer, inventories);
   }
 
   void publish(String node) {
