@@ -1,5 +1,6 @@
 package io.crigate.bench;
 
+import io.crigate.testsupport.MockApiShutdown;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
@@ -70,8 +71,7 @@ final class ChainApiServer implements AutoCloseable {
   }
 
   @Override
-  public void close() {
-    client.close();
-    server.destroy();
+  public void close() throws Exception {
+    MockApiShutdown.stopServerThenClose(server, client);
   }
 }
