@@ -16,6 +16,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Forwards every CRI call unchanged to a remote runtime over one pooled channel on crigate's shared
@@ -26,6 +28,8 @@ import java.util.function.Supplier;
  * this backend, so the operator sees which runtime is gone.
  */
 final class RemoteCriBackend implements Backend, AsyncCalls {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RemoteCriBackend.class);
 
   private final String name;
   private final String endpoint;
@@ -236,9 +240,24 @@ final class RemoteCriBackend implements Backend, AsyncCalls {
     return call("ImageStatus", () -> images.imageStatus(request));
   }
 
+  /**
+   * One pull again, at once, when containerd lost the first to its snapshot collector
+   * ({@link SnapshotRace}): the kubelet would retry only after its image back-off, 10 s or more
+   * with the pod not starting. Within the caller's deadline, which both attempts share. Any other
+   * failure, and a second loss, reach the caller unchanged.
+   */
   @Override
   public PullImageResponse pullImage(PullImageRequest request) {
-    return call("PullImage", () -> images.pullImage(request));
+    try {
+      return call("PullImage", () -> images.pullImage(request));
+    } catch (StatusRuntimeException lost) {
+      if (!SnapshotRace.lostParent(lost.getStatus())) {
+        throw lost;
+      }
+      LOG.warn("{}: pull of {} lost a parent snapshot to the runtime's collector; pulling again: {}", name,
+          request.getImage().getImage(), lost.getStatus().getDescription());
+      return call("PullImage", () -> images.pullImage(request));
+    }
   }
 
   @Override

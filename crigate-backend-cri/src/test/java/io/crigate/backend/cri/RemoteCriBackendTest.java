@@ -20,11 +20,14 @@ import io.netty.channel.EventLoopGroup;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,6 +40,7 @@ class RemoteCriBackendTest {
   @TempDir Path dir;
   private Path socket;
   private final ScriptedRuntime runtime = new ScriptedRuntime();
+  private final ScriptedImages images = new ScriptedImages();
   private UnixSocketRuntimeServer server;
   private Backend backend;
   private final ScheduledExecutorService deadlineTimer = Executors.newSingleThreadScheduledExecutor();
@@ -60,7 +64,7 @@ class RemoteCriBackendTest {
   }
 
   private void startRuntime() throws Exception {
-    server = UnixSocketRuntimeServer.start(socket, runtime, new ScriptedImages());
+    server = UnixSocketRuntimeServer.start(socket, runtime, images);
   }
 
   @Test
@@ -77,6 +81,40 @@ class RemoteCriBackendTest {
     // The scripted runtime answers "<handler>/<pod name>" and "<image>@pulled".
     assertThat(pod.getPodSandboxId()).isEqualTo("gpu/web");
     assertThat(image.getImageRef()).isEqualTo("127.0.0.1:5000/x:v1@pulled");
+  }
+
+  /** containerd 1.6's words when its snapshot collector deleted the parent an unpack was building on. */
+  private static final Status LOST_PARENT = Status.NOT_FOUND.withDescription("failed to pull and unpack image "
+      + "\"127.0.0.1:5000/chain/js-1:v1\": failed to prepare extraction snapshot \"extract-457500715-Fx0l sha256:f5c8\": "
+      + "parent snapshot sha256:05a8 does not exist: not found");
+
+  @Test
+  void aPullLostToTheRuntimesSnapshotCollectorIsPulledAgainOnce() throws Exception {
+    startRuntime();
+    images.failures.add(LOST_PARENT);
+
+    PullImageResponse pulled = backend.pullImage(PullImageRequest.newBuilder()
+        .setImage(ImageSpec.newBuilder().setImage("127.0.0.1:5000/chain/js-1:v1")).build());
+
+    assertThat(pulled.getImageRef()).isEqualTo("127.0.0.1:5000/chain/js-1:v1@pulled");
+    assertThat(images.pulls).hasValue(2);
+  }
+
+  @Test
+  void aSecondLossAndEveryOtherPullFailureReachTheCallerWithoutAnotherPull() throws Exception {
+    startRuntime();
+    images.failures.add(LOST_PARENT);
+    images.failures.add(LOST_PARENT);
+    PullImageRequest pull = PullImageRequest.newBuilder().setImage(ImageSpec.newBuilder().setImage("r/x:v1")).build();
+
+    assertThatThrownBy(() -> backend.pullImage(pull)).isInstanceOfSatisfying(StatusRuntimeException.class,
+        e -> assertThat(e.getStatus().getDescription()).contains("parent snapshot"));
+    assertThat(images.pulls).hasValue(2);
+
+    images.failures.add(Status.NOT_FOUND.withDescription("failed to resolve reference \"r/x:v1\": not found"));
+    assertThatThrownBy(() -> backend.pullImage(pull)).isInstanceOfSatisfying(StatusRuntimeException.class,
+        e -> assertThat(e.getStatus().getDescription()).startsWith("failed to resolve reference"));
+    assertThat(images.pulls).hasValue(3);
   }
 
   @Test
@@ -212,9 +250,19 @@ class RemoteCriBackendTest {
     }
   }
 
+  /** Pulls succeed, except that each queued failure fails the next pull. */
   private static final class ScriptedImages extends ImageServiceGrpc.ImageServiceImplBase {
+    final Queue<Status> failures = new ConcurrentLinkedQueue<>();
+    final AtomicInteger pulls = new AtomicInteger();
+
     @Override
     public void pullImage(PullImageRequest request, StreamObserver<PullImageResponse> response) {
+      pulls.incrementAndGet();
+      Status failure = failures.poll();
+      if (failure != null) {
+        response.onError(failure.asRuntimeException());
+        return;
+      }
       response.onNext(PullImageResponse.newBuilder().setImageRef(request.getImage().getImage() + "@pulled").build());
       response.onCompleted();
     }
