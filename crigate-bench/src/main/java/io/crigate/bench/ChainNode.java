@@ -5,6 +5,7 @@ import io.crigate.cli.ctl.CriClient;
 import io.crigate.images.Layer;
 import io.crigate.images.RegistryClient;
 import io.crigate.scheduler.NodeImageStatus;
+import io.grpc.StatusRuntimeException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -39,6 +41,9 @@ final class ChainNode implements AutoCloseable {
   private static final Duration STARTUP_LIMIT = Duration.ofMinutes(10);
   private static final String NAMESPACE = "chain";
   private static final long POLL_NANOS = 2_000_000;
+  /** How often a stop step is tried, and the pause between tries: the kubelet retries on its next pod sync. */
+  private static final int STOP_ATTEMPTS = 5;
+  private static final Duration STOP_RETRY_PAUSE = Duration.ofMillis(500);
   /** The CRI image annotation crigate adds per layer: {@code imageLayer.sha256:<hex>} = compressed bytes. */
   private static final String LAYER_ANNOTATION = "imageLayer.";
 
@@ -119,15 +124,40 @@ final class ChainNode implements AutoCloseable {
     return new StartedPod(sandboxId, containerId, image, latency, pulled);
   }
 
-  /** Stops and removes the pod's container and sandbox, as the kubelet does once the pod is done. */
-  void stopPod(StartedPod pod) {
+  /**
+   * Stops and removes the pod's container and sandbox, as the kubelet does once the pod is done,
+   * retrying a failed step as its next pod sync would. The container's own command ends at about
+   * the same moment, and containerd 1.6 then fails a kill whose shim has just exited ("ttrpc:
+   * closed") or a removal whose exit it has not yet recorded ("container is still running"); the
+   * step succeeds once it has.
+   */
+  void stopPod(StartedPod pod) throws InterruptedException {
     // a stub's deadline runs from its creation: one per call
-    cri.runtime(CALL_DEADLINE).stopContainer(StopContainerRequest.newBuilder().setContainerId(pod.containerId()).setTimeout(0).build());
-    cri.runtime(CALL_DEADLINE).removeContainer(RemoveContainerRequest.newBuilder().setContainerId(pod.containerId()).build());
-    cri.runtime(CALL_DEADLINE).stopPodSandbox(StopPodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build());
-    cri.runtime(CALL_DEADLINE).removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build());
+    untilDone(() -> cri.runtime(CALL_DEADLINE).stopContainer(
+        StopContainerRequest.newBuilder().setContainerId(pod.containerId()).setTimeout(0).build()));
+    untilDone(() -> cri.runtime(CALL_DEADLINE).removeContainer(
+        RemoveContainerRequest.newBuilder().setContainerId(pod.containerId()).build()));
+    untilDone(() -> cri.runtime(CALL_DEADLINE).stopPodSandbox(
+        StopPodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build()));
+    untilDone(() -> cri.runtime(CALL_DEADLINE).removePodSandbox(
+        RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod.sandboxId()).build()));
     lastUsed.put(pod.image(), System.nanoTime());
     containersByImage.merge(pod.image(), -1, Integer::sum);
+  }
+
+  /** Runs a stop step, again after {@link #STOP_RETRY_PAUSE} if it fails, at most {@link #STOP_ATTEMPTS} times. */
+  private static void untilDone(Runnable step) throws InterruptedException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        step.run();
+        return;
+      } catch (StatusRuntimeException failed) {
+        if (attempt == STOP_ATTEMPTS) {
+          throw failed;
+        }
+        TimeUnit.NANOSECONDS.sleep(STOP_RETRY_PAUSE.toNanos());
+      }
+    }
   }
 
   /** What the kubelet reports in {@code node.status.images}: tag to size, the 50 largest. */
