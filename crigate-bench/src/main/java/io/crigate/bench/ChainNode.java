@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -155,7 +154,7 @@ final class ChainNode implements AutoCloseable {
         if (attempt == STOP_ATTEMPTS) {
           throw failed;
         }
-        TimeUnit.NANOSECONDS.sleep(STOP_RETRY_PAUSE.toNanos());
+        Thread.sleep(STOP_RETRY_PAUSE);
       }
     }
   }
