@@ -10,6 +10,7 @@ import io.crigate.scheduler.sim.LookaheadSearch;
 import io.crigate.scheduler.sim.NodeShape;
 import io.crigate.scheduler.sim.Placement;
 import io.crigate.scheduler.sim.PodArrival;
+import io.crigate.scheduler.sim.PodStart;
 import io.crigate.scheduler.sim.PullLowerBound;
 import io.crigate.scheduler.sim.SimResult;
 import io.crigate.scheduler.sim.Simulation;
@@ -123,6 +124,18 @@ public final class ChainBound implements Callable<Integer> {
       description = "trace seconds until the scores see a placement's pulled layers (the chain: the pull, then the node's publish)")
   double publishDelaySeconds;
 
+  @Option(names = "--pull-rate-mb", defaultValue = "100",
+      description = "one node's pull rate, MB per trace second (the chain at time scale 0.5: ~20)")
+  double pullRateMb;
+
+  @Option(names = "--start-overhead", defaultValue = "0",
+      description = "trace seconds of every start and stop besides the pull (the chain at time scale 0.5: ~1)")
+  double startOverheadSeconds;
+
+  @Option(names = "--hold-node-through-start",
+      description = "a pod's run time begins after its start, so it holds its node through the pull, as in the chain and under a kubelet")
+  boolean holdNodeThroughStart;
+
   @Option(names = "--out", description = "also write the markdown here")
   Path out;
 
@@ -169,7 +182,8 @@ public final class ChainBound implements Callable<Integer> {
     weights.forEach(weight -> placements.add(Placement.loadBlindLayers(weight, shape)));
     slacks.forEach(slack -> placements.add(Placement.fewestMissingWithinSlack(slack)));
     balancePrices.forEach(price -> placements.add(Placement.pricedBalance(price * 1e9, balancePodsShare, shape)));
-    Simulation simulation = new Simulation(nodes, shape, 100 * MB, publishDelaySeconds);
+    Simulation simulation = new Simulation(nodes, shape,
+        new PodStart(pullRateMb * MB, startOverheadSeconds, holdNodeThroughStart), publishDelaySeconds);
     Map<String, List<SimResult>> results = new LinkedHashMap<>();
     List<List<PodArrival>> traces = new ArrayList<>();
     long eachOnce = 0;
@@ -221,12 +235,14 @@ public final class ChainBound implements Callable<Integer> {
     double podsLimit = resources.cvPods() + PODS_MARGIN;
     StringBuilder out = new StringBuilder("""
 
-        %d nodes, seeds 1-%d, %d pods each; limits: CV CPU ≤ %.3f (image-locality + %.2f), CV pods ≤ %.3f (resources-only + %.2f)
+        %d nodes, seeds 1-%d, %d pods each; limits: CV CPU ≤ %.3f (image-locality + %.2f), CV pods ≤ %.3f (resources-only + %.2f)%s
 
         | placement | MB pulled | × image-locality | CV CPU/node | CV pods/node | both balance limits | unschedulable | pulls | (image, node) pairs |
         |---|---:|---:|---:|---:|---|---:|---:|---:|
         """.formatted(nodes, seeds, ChainExperiment.trace(1, nodes, pods, catalog).size(), cpuLimit, CPU_MARGIN,
-        podsLimit, PODS_MARGIN));
+        podsLimit, PODS_MARGIN, holdNodeThroughStart
+            ? "; pods hold their node through a start of %.1f s + the pull at %.0f MB/s".formatted(startOverheadSeconds, pullRateMb)
+            : ""));
     Mean bestBalanced = null;
     for (Mean m : means) {
       boolean balanced = m.cvCpu() <= cpuLimit && m.cvPods() <= podsLimit;

@@ -18,14 +18,15 @@ import java.util.function.ToDoubleFunction;
  * winning and random among ties, {@link ScoredPlacement}) and starts the pod there, pulling the
  * layers the node lacks.
  *
- * @param bandwidthBytesPerSecond per-node pull bandwidth, to turn pulled bytes into start latency
+ * @param start how long a start takes (start latency) and whether the pod holds its node meanwhile
  * @param publishDelaySeconds trace seconds from a placement until the scores see the layers it
  *     pulled (the pull and the node's next publish); 0: at once
  */
-public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSecond, double publishDelaySeconds) {
+public record Simulation(int nodes, NodeShape shape, PodStart start, double publishDelaySeconds) {
 
+  /** Starts reported at {@code bandwidthBytesPerSecond} per node, scores that see pulls at once. */
   public Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSecond) {
-    this(nodes, shape, bandwidthBytesPerSecond, 0);
+    this(nodes, shape, PodStart.reportedOnly(bandwidthBytesPerSecond), 0);
   }
 
   private record Running(double endsAt, PodArrival pod, SimNode node) {}
@@ -70,8 +71,8 @@ public record Simulation(int nodes, NodeShape shape, double bandwidthBytesPerSec
         bytes += pulled;
         pulls += pulled > 0 ? 1 : 0;
         imageNodePairs.add(node.name + " " + pod.image());
-        startSeconds[started++] = pulled / bandwidthBytesPerSecond;
-        running.add(new Running(pod.atSeconds() + pod.durationSeconds(), pod, node));
+        startSeconds[started++] = start.seconds(pulled);
+        running.add(new Running(start.endsAt(pod, pulled), pod, node));
       }
       cvSum += coefficientOfVariation(cluster, n -> n.pods);
       cpuCvSum += coefficientOfVariation(cluster, n -> n.cpuMillis);

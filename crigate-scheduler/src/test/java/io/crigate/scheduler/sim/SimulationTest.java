@@ -7,6 +7,7 @@ import io.crigate.spi.CrigateException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -90,5 +91,43 @@ class SimulationTest {
     b.pods = 1;
     // mean 2, standard deviation 1 -> 0.5
     assertThat(Simulation.coefficientOfVariation(List.of(a, b), n -> n.pods)).isEqualTo(0.5);
+  }
+  /**
+   * One node with room for one pod, whose image (600 bytes) takes 4 s to pull plus 0.5 s of start:
+   * a second pod arriving at 11 s finds the node free when the first pod's 10 s run from its
+   * arrival, and full when they run from its start (4.5 s later), until 14.5 s.
+   */
+  @Test
+  void aPodThatHoldsItsNodeThroughItsStartLeavesItThatMuchLater() {
+    ImageCatalog catalog = new ImageCatalog(List.of(FewestMissingWithinSlackTest.APP));
+    NodeShape shape = FewestMissingWithinSlackTest.SHAPE;
+    Placement onlyNode = Placement.fixed("only node", Map.of("first", 0, "second", 0));
+    PodStart reported = new PodStart(150, 0.5, false);
+    PodStart held = new PodStart(150, 0.5, true);
+
+    SimResult free = new Simulation(1, shape, reported, 0).run(onlyNode, 1, twoPods(11), catalog, done -> {});
+    assertThat(free.unschedulable()).isZero();
+    assertThat(free.meanStartSeconds()).isEqualTo((4.5 + 0.5) / 2);
+
+    SimResult stillHeld = new Simulation(1, shape, held, 0).run(onlyNode, 1, twoPods(11), catalog, done -> {});
+    assertThat(stillHeld.unschedulable()).isEqualTo(1);
+    assertThat(stillHeld.meanStartSeconds()).isEqualTo(4.5);
+
+    SimResult released = new Simulation(1, shape, held, 0).run(onlyNode, 1, twoPods(14.5), catalog, done -> {});
+    assertThat(released.unschedulable()).isZero();
+  }
+
+  /** Two pods of the whole node's CPU, the first at 0 s, each running 10 s. */
+  private static List<PodArrival> twoPods(double secondAt) {
+    String image = FewestMissingWithinSlackTest.APP.reference();
+    return List.of(new PodArrival(0, "first", image, 1000, 100, 10), new PodArrival(secondAt, "second", image, 1000, 100, 10));
+  }
+
+  @Test
+  void aStartNeedsAPullRateAndNoNegativeOverhead() {
+    assertThatThrownBy(() -> new PodStart(0, 0, false)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("pull rate");
+    assertThatThrownBy(() -> new PodStart(1, -1, true)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("overhead");
   }
 }
