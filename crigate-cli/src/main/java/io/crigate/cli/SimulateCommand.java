@@ -4,6 +4,7 @@ import io.crigate.scheduler.sim.Experiment;
 import io.crigate.scheduler.sim.ImageCatalog;
 import io.crigate.scheduler.sim.NodeShape;
 import io.crigate.scheduler.sim.PodArrival;
+import io.crigate.scheduler.sim.PodStart;
 import io.crigate.scheduler.sim.SimReport;
 import io.crigate.scheduler.sim.SimResult;
 import io.crigate.scheduler.sim.Simulation;
@@ -75,6 +76,15 @@ final class SimulateCommand implements Callable<Integer> {
   @Option(names = "--bandwidth-mbps", defaultValue = "100", description = "Pull bandwidth per node, MB/s. Default: ${DEFAULT-VALUE}")
   double bandwidthMbps;
 
+  @Option(names = "--start-overhead", defaultValue = "0",
+      description = "Seconds every pod start takes besides its pull (sandbox, container). Default: ${DEFAULT-VALUE}")
+  double startOverheadSeconds;
+
+  @Option(names = "--hold-node-through-start",
+      description = "Start a pod's run time only when its start (overhead and pull) is done, so that it holds its "
+          + "node's requests meanwhile, as under a kubelet; without it a pod ends at its arrival plus its run time")
+  boolean holdNodeThroughStart;
+
   @Option(names = "--scorers", split = ",", description = "Subset of: resources-only, image-locality, layer-locality")
   List<String> scorers = new ArrayList<>(Experiment.ALL_SCORERS);
 
@@ -101,7 +111,8 @@ final class SimulateCommand implements Callable<Integer> {
   private int simulate() throws IOException {
     var shape = new NodeShape(NodeShape.DEFAULT.cpuMillis(), NodeShape.DEFAULT.memoryMib(),
         (long) (diskGb * 1e9), gcHigh, gcLow);
-    var experiment = new Experiment(new Simulation(nodes, shape, bandwidthMbps * 1e6), apps, scorers);
+    var experiment = new Experiment(new Simulation(nodes, shape,
+        new PodStart(bandwidthMbps * 1e6, startOverheadSeconds, holdNodeThroughStart), 0), apps, scorers);
     var params = new TraceParameters(pods, rate, meanDuration, zipf);
     List<SimResult> results;
     if (trace != null) {
