@@ -10,6 +10,8 @@ import java.util.Arrays;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
 
 class SimulateCommandTest {
@@ -37,6 +39,7 @@ class SimulateCommandTest {
     assertThat(err.toString()).contains("image nginx:1 is not in the simulated catalog");
     assertThat(dir.resolve("o")).doesNotExist();
   }
+
   /**
    * One node, two pods of all its CPU, the second arriving 1 s after the first's 10 s run: at 1 MB/s
    * the first pod's pull takes far longer than that, so only a pod that holds its node through its
@@ -65,19 +68,31 @@ class SimulateCommandTest {
     assertThat(Double.parseDouble(reported[7])).as("p95 start").isGreaterThan(Double.parseDouble(reported[6]));
   }
 
-  @Test
-  void aNegativeStartOverheadIsACliError(@TempDir Path dir) {
+  /** Each of these used to crash the command or run to a meaningless table. */
+  @ParameterizedTest
+  @CsvSource({
+      "--nodes, 0, --nodes 0: must be at least 1",
+      "--seeds, 0, --seeds 0: must be at least 1",
+      "--apps, 0, --apps 0: must be at least 1",
+      "--pods, 0, --pods 0: must be at least 1",
+      "--arrivals-per-second, 0, --arrivals-per-second 0: must be above 0",
+      "--mean-duration, -1, --mean-duration -1: must be above 0",
+      "--image-disk-gb, 0, --image-disk-gb 0: must be above 0",
+      "--bandwidth-mbps, 0, --bandwidth-mbps 0: must be above 0",
+      "--start-overhead, -0.5, --start-overhead -0.5: must be at least 0",
+      "--zipf, -1, --zipf -1: must be at least 0",
+  })
+  void anOptionOutOfItsRangeIsNamedAndNothingIsWritten(String option, String value, String message, @TempDir Path dir) {
     StringWriter err = new StringWriter();
     CommandLine cli = Main.commandLine();
     cli.setErr(new PrintWriter(err, true));
-    int rc = cli.execute("simulate", "--start-overhead", "-1", "--no-progress", "--out", dir.resolve("o").toString());
+    int rc = cli.execute("simulate", option, value, "--no-progress", "--out", dir.resolve("o").toString());
     assertThat(rc).isEqualTo(2);
-    assertThat(err.toString()).contains("crigate simulate:", "overhead");
+    assertThat(err.toString()).isEqualTo("crigate simulate: " + message + System.lineSeparator());
     assertThat(dir.resolve("o")).doesNotExist();
   }
 
   private static String[] concat(String[] first, String... more) {
-    return Stream.concat(Arrays.stream(first), Arrays.stream(more))
-        .toArray(String[]::new);
+    return Stream.concat(Arrays.stream(first), Arrays.stream(more)).toArray(String[]::new);
   }
 }
