@@ -24,6 +24,7 @@ class MainTest {
       "extender --client-ca=ca.crt|crigate extender: --client-ca needs --tls-cert and --tls-key|crigate extender --help",
       "extender --tls-cert=/nonexistent/tls.crt --tls-key=/nonexistent/tls.key|TLS certificate file /nonexistent/tls.crt is not readable|crigate extender --help",
       "extender --max-request-bytes=0|extender request limit must be positive|crigate extender --help",
+      "extender --port=70000|extender port must be 0 (any free port) to 65535, got 70000|crigate extender --help",
       "extender --registry-config=/nonexistent/registry.yaml|--registry-config /nonexistent/registry.yaml|crigate extender --help"})
   void usageErrorsNameTheProblemInAFewLinesAndExit2(String line, String problem, String hint) {
     CommandLine cli = Main.commandLine();

@@ -23,6 +23,9 @@ public record ExtenderEndpoint(String host, int port, String urlPrefix, long max
   public static final long DEFAULT_MAX_REQUEST_BYTES = 3L * 1024 * 1024;
 
   public ExtenderEndpoint {
+    if (port < 0 || port > 65_535) {
+      throw new CrigateException.InvalidArgument("extender port must be 0 (any free port) to 65535, got " + port);
+    }
     if (maxRequestBytes <= 0) {
       throw new CrigateException.InvalidArgument("extender request limit must be positive, got " + maxRequestBytes);
     }
