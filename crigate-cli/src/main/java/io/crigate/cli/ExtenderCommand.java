@@ -2,6 +2,7 @@ package io.crigate.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.crigate.images.NodeImageLayers;
 import io.crigate.images.RegistryClient;
 import io.crigate.images.RegistryClientConfig;
 import io.crigate.scheduler.extender.ExtenderEndpoint;
@@ -14,6 +15,7 @@ import io.crigate.scheduler.extender.NodeLoadInformer;
 import io.crigate.scheduler.extender.NodeLoads;
 import io.crigate.scheduler.extender.NodeTable;
 import io.crigate.spi.CrigateException;
+import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -113,17 +115,25 @@ final class ExtenderCommand implements Callable<Integer> {
     NodeTable nodes = new NodeTable();
     LayerIndex inventories = new LayerIndex(nodes);
     NodeLoads loads = new NodeLoads(nodes);
-    try (KubernetesClient client = new KubernetesClientBuilder().build();
-        InventoryInformer informer = new InventoryInformer(client, inventories);
-        NodeLoadInformer loadInformer = new NodeLoadInformer(client, loads);
-        ExtenderServer server = new ExtenderServer(endpoint, filter, inventories, loads,
-            ImageLayerSource.of(registry::layers, registry::layersIfKnown),
-            metrics ? new PrometheusRegistry() : null)) {
-      CountDownLatch stopped = new CountDownLatch(1);
-      Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
-      stopped.await();
+    try (KubernetesClient client = new KubernetesClientBuilder().build()) {
+      // One list first: an API that cannot be reached, or that forbids the list, is then this
+      // command's one line below, not a stack trace from each informer's reflector before it.
+      client.resources(NodeImageLayers.class).list(new ListOptionsBuilder().withLimit(1L).build());
+      try (InventoryInformer informer = new InventoryInformer(client, inventories);
+          NodeLoadInformer loadInformer = new NodeLoadInformer(client, loads);
+          ExtenderServer server = new ExtenderServer(endpoint, filter, inventories, loads,
+              ImageLayerSource.of(registry::layers, registry::layersIfKnown),
+              metrics ? new PrometheusRegistry() : null)) {
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(stopped::countDown));
+        stopped.await();
+      }
     } catch (KubernetesClientException unreachable) {
-      Throwable cause = unreachable.getCause() != null ? unreachable.getCause() : unreachable;
+      // the innermost cause names the problem (UnknownHostException, ConnectException); the wrappers only repeat it
+      Throwable cause = unreachable;
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
       spec.commandLine().getErr().println("crigate extender: cannot list NodeImageLayers, Nodes or Pods from the Kubernetes API "
           + "(in-cluster service account, or KUBECONFIG / ~/.kube/config): " + cause);
       return 1;

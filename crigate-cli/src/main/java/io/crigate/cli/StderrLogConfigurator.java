@@ -21,6 +21,7 @@ import ch.qos.logback.core.spi.ContextAwareBase;
 public final class StderrLogConfigurator extends ContextAwareBase implements Configurator {
 
   static final String APPENDER = "STDERR";
+  static final String FABRIC8_VERSION_WARNINGS = "io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils";
   private static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{36} - %msg%n";
 
   @Override
@@ -43,6 +44,8 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
     root.addAppender(stderr);
     // grpc sets SO_KEEPALIVE, which unix-socket channels do not know; Netty warns once per connection.
     context.getLogger("io.netty.bootstrap").setLevel(Level.ERROR);
+    // fabric8 warns at every start that crigate's own NodeImageLayers CRD is v1alpha1: nothing an admin can act on.
+    context.getLogger(FABRIC8_VERSION_WARNINGS).setLevel(Level.ERROR);
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 

@@ -24,6 +24,7 @@ class StderrLogConfiguratorTest {
         console -> assertThat(console.getTarget()).isEqualTo("System.err"));
     assertThat(root.getLevel()).isEqualTo(Level.INFO);
     assertThat(context.getLogger("io.netty.bootstrap").getLevel()).isEqualTo(Level.ERROR);
+    assertThat(context.getLogger(StderrLogConfigurator.FABRIC8_VERSION_WARNINGS).getLevel()).isEqualTo(Level.ERROR);
     assertThat(StderrLogConfigurator.class.getClassLoader().getResource("logback.xml")).isNull();
   }
 
