@@ -59,7 +59,6 @@ public final class HttpServers {
           unix.setUnixDomainPath(endpoint.socketPath());
           return unix;
         }
-        String[] hostPort = hostPort(endpoint.address());
         ServerConnector tcp;
         if (endpoint.tls()) {
           SslContextFactory.Server ssl = new SslContextFactory.Server();
@@ -70,8 +69,8 @@ public final class HttpServers {
         } else {
           tcp = new ServerConnector(server, new HttpConnectionFactory(http));
         }
-        tcp.setHost(hostPort[0]);
-        tcp.setPort(Integer.parseInt(hostPort[1]));
+        tcp.setHost(endpoint.host());
+        tcp.setPort(endpoint.port());
         return tcp;
       });
       if (token != null) {
@@ -104,16 +103,7 @@ public final class HttpServers {
       return new RunningServer(app, endpoint.address());
     }
     int port = ((ServerConnector) app.jettyServer().server().getConnectors()[0]).getLocalPort();
-    String host = hostPort(endpoint.address())[0];
-    return new RunningServer(app, (endpoint.tls() ? "https://" : "http://") + host + ":" + port);
-  }
-
-  private static String[] hostPort(String address) {
-    int colon = address.lastIndexOf(':');
-    if (colon < 0) {
-      throw new IllegalArgumentException("listen address '%s' is neither host:port nor unix:///path".formatted(address));
-    }
-    return new String[] {address.substring(0, colon), address.substring(colon + 1)};
+    return new RunningServer(app, (endpoint.tls() ? "https://" : "http://") + endpoint.host() + ":" + port);
   }
 
   private static int status(CrigateException e) {

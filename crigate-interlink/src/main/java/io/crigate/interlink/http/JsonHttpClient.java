@@ -47,6 +47,11 @@ public final class JsonHttpClient implements AutoCloseable {
    * @param authorization gives the Authorization header value per call (a token file may rotate); null for none
    */
   public JsonHttpClient(String url, Supplier<String> authorization) {
+    if (!(url.startsWith("http://") || url.startsWith("https://") || url.startsWith("unix:///"))) {
+      // checked here, where it is given: otherwise every call fails later, each with Jetty's own complaint
+      throw new CrigateException.InvalidArgument(
+          "'%s' is not a URL this client speaks: http://host:port, https://host:port or unix:///path".formatted(url));
+    }
     this.unixSocket = url.startsWith("unix://") ? new Transport.TCPUnix(Path.of(url.substring("unix://".length()))) : null;
     ClientConnector connector = new ClientConnector();
     if (url.startsWith("https://")) {
