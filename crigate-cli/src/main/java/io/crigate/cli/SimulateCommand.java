@@ -13,7 +13,6 @@ import io.crigate.scheduler.sim.TraceGenerator;
 import io.crigate.scheduler.sim.TraceParameters;
 import io.crigate.spi.CrigateException;
 import java.io.IOException;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -140,33 +139,16 @@ final class SimulateCommand implements Callable<Integer> {
    * others run to a table that means nothing (no nodes, no arrivals, no disk). Named before any work.
    */
   private void checkOptions() {
-    atLeast("--nodes", nodes, 1);
-    atLeast("--seeds", seeds, 1);
-    atLeast("--apps", apps, 1);
-    atLeast("--pods", pods, 1);
-    above("--arrivals-per-second", rate, 0);
-    above("--mean-duration", meanDuration, 0);
-    above("--image-disk-gb", diskGb, 0);
-    above("--bandwidth-mbps", bandwidthMbps, 0);
-    atLeast("--start-overhead", startOverheadSeconds, 0);
-    atLeast("--zipf", zipf, 0);
-  }
-
-  private static void atLeast(String option, double value, double least) {
-    if (!(value >= least)) {
-      throw new CrigateException.InvalidArgument("%s %s: must be at least %s".formatted(option, plain(value), plain(least)));
-    }
-  }
-
-  private static void above(String option, double value, double bound) {
-    if (!(value > bound)) {
-      throw new CrigateException.InvalidArgument("%s %s: must be above %s".formatted(option, plain(value), plain(bound)));
-    }
-  }
-
-  /** 1 rather than 1.0, so that an integer option reads as given. */
-  private static String plain(double value) {
-    return Double.isFinite(value) ? BigDecimal.valueOf(value).stripTrailingZeros().toPlainString() : Double.toString(value);
+    OptionRange.atLeast("--nodes", nodes, 1);
+    OptionRange.atLeast("--seeds", seeds, 1);
+    OptionRange.atLeast("--apps", apps, 1);
+    OptionRange.atLeast("--pods", pods, 1);
+    OptionRange.above("--arrivals-per-second", rate, 0);
+    OptionRange.above("--mean-duration", meanDuration, 0);
+    OptionRange.above("--image-disk-gb", diskGb, 0);
+    OptionRange.above("--bandwidth-mbps", bandwidthMbps, 0);
+    OptionRange.atLeast("--start-overhead", startOverheadSeconds, 0);
+    OptionRange.atLeast("--zipf", zipf, 0);
   }
 
   private IntConsumer progress(String task, int total) {

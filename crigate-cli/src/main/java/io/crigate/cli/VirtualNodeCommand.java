@@ -93,9 +93,7 @@ final class VirtualNodeCommand implements Callable<Integer> {
   public Integer call() throws InterruptedException {
     PrintWriter err = spec.commandLine().getErr();
     return Servers.runUntilStopped("virtual-node", err, new ArrayDeque<>(), running -> {
-      if (podWorkers < 1) {
-        throw new CrigateException.InvalidArgument("--pod-workers %d: must be at least 1".formatted(podWorkers));
-      }
+      OptionRange.atLeast("--pod-workers", podWorkers, 1);
       if (nodeName == null) {
         throw new CrigateException.InvalidArgument("give the Node's name: --node-name (or interLink's --nodename)");
       }
