@@ -9,6 +9,7 @@ import io.crigate.spi.CrigateException;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.io.IOException;
@@ -57,7 +58,8 @@ public final class PolicyConfigMaps implements AutoCloseable {
 
   /**
    * Starts following the ConfigMaps; the chosen one, if any, is applied before this returns unless
-   * the API server cannot be read within {@link #FIRST_SYNC}.
+   * the API server cannot be read: it failed to answer, or gave no full answer within
+   * {@link #FIRST_SYNC}. The informers then keep retrying, and apply it once they have read it.
    */
   public static PolicyConfigMaps start(KubernetesClient client, ClusterPolicySettings settings, ActivePolicy policy) {
     PolicyConfigMaps source = new PolicyConfigMaps(settings, policy, new NodeEvents(client, Clock.systemUTC()));
@@ -77,24 +79,57 @@ public final class PolicyConfigMaps implements AutoCloseable {
         source.reevaluate();
       }
     };
+    CompletableFuture<Throwable> firstFailure = new CompletableFuture<>();
     source.nodes = client.nodes().withName(settings.node()).runnableInformer(RESYNC.toMillis());
-    source.nodes.addEventHandler(cast(onChange));
+    source.nodes.addEventHandler(cast(onChange)).exceptionHandler((started, failure) ->
+        retries("Node " + settings.node(), started, failure, firstFailure));
     source.configMaps = client.configMaps().inNamespace(settings.namespace()).runnableInformer(RESYNC.toMillis());
-    source.configMaps.addEventHandler(cast(onChange));
+    source.configMaps.addEventHandler(cast(onChange)).exceptionHandler((started, failure) ->
+        retries("ConfigMaps in " + settings.namespace(), started, failure, firstFailure));
+    CompletableFuture<Void> synced =
+        CompletableFuture.allOf(source.nodes.start().toCompletableFuture(), source.configMaps.start().toCompletableFuture());
     try {
-      CompletableFuture.allOf(source.nodes.start().toCompletableFuture(), source.configMaps.start().toCompletableFuture())
-          .get(FIRST_SYNC.toMillis(), TimeUnit.MILLISECONDS);
+      // a refused or failed first list ends the wait: the API server is not there to wait for
+      CompletableFuture.anyOf(synced, firstFailure).get(FIRST_SYNC.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
-      // The informers keep retrying; the first event or resync after they synced applies the ConfigMap.
-      log.warn("policy ConfigMaps not read within {} s ({}); running with the local configuration until they are",
-          FIRST_SYNC.toSeconds(), e.toString());
+      // handled below: not synced
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    if (!synced.isDone()) {
+      log.warn("policy ConfigMaps not read from {} ({}); running with the local configuration until they are",
+          client.getMasterUrl(),
+          firstFailure.isDone() ? innermost(firstFailure.join()) : "no answer within " + FIRST_SYNC.toSeconds() + " s");
     }
     source.reevaluate();
     log.info("policy configuration follows ConfigMaps {} in namespace {}",
         source.names().inPrecedence(), settings.namespace());
     return source;
+  }
+
+  /**
+   * Unlike fabric8's default, a failed first list is retried too: a node agent often starts
+   * before, or while, its API server is unreachable, and must pick the ConfigMaps up when it comes.
+   * Only a response that cannot be read is final, since reading it again fails the same way.
+   */
+  private static boolean retries(String what, boolean started, Throwable failure, CompletableFuture<Throwable> firstFailure) {
+    firstFailure.complete(failure);
+    if (ExceptionHandler.isDeserializationException(failure)) {
+      log.error("policy configuration: {} cannot be read, not retrying: {}", what, innermost(failure));
+      return false;
+    }
+    log.warn("policy configuration: reading {} failed{} ({}); retrying", what, started ? " after the first sync" : "",
+        innermost(failure));
+    return true;
+  }
+
+  /** The innermost cause names the problem (connection refused, unknown host); fabric8's wrappers repeat it. */
+  private static String innermost(Throwable failure) {
+    Throwable cause = failure;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause.toString();
   }
 
   @SuppressWarnings("unchecked")

@@ -19,10 +19,16 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -123,6 +129,35 @@ class PolicyConfigMapsTest {
 
     client.configMaps().inNamespace(NS).withName("crigate-config.default").delete();
     awaitActive("none"); // the main configuration's section again
+  }
+
+  @Test
+  void anApiServerUnreachableAtTheStartIsReadWhenItComesAndItsConfigMapApplied() throws Exception {
+    int port;
+    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      port = probe.getLocalPort(); // free once closed: the first lists are refused
+    }
+    // no retries inside one request: the informers' first lists fail, rather than outlast the outage
+    KubernetesClient early = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
+        .withMasterUrl("http://127.0.0.1:" + port).withRequestRetryBackoffLimit(0).withRequestTimeout(120_000).build()).build();
+    KubernetesMockServer late = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(), false);
+    try {
+      source = PolicyConfigMaps.start(early, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy);
+      assertThat(policy.active()).isEqualTo("none"); // the local configuration meanwhile
+
+      late.init(InetAddress.getLoopbackAddress(), port);
+      try (KubernetesClient admin = late.createClient()) {
+        admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
+        admin.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata()
+            .withName("crigate-config.default").endMetadata()
+            .withData(Map.of(PolicyConfigMaps.DATA_KEY, "active: static")).build()).create();
+      }
+      awaitActive("static");
+    } finally {
+      MockApiShutdown.stopServerThenClose(late, source, early);
+      source = null;
+    }
   }
 
   @Test
