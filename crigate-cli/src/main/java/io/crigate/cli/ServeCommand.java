@@ -122,7 +122,7 @@ final class ServeCommand implements Callable<Integer> {
       closeQuietly(streams, metricsServer);
       return EXIT_BAD_CONFIG;
     } catch (RuntimeException e) {
-      err.println("crigate serve: cannot start: " + describe(e));
+      err.println("crigate serve: cannot start: " + StartFailure.describe(e));
       closeQuietly(streams, metricsServer);
       LoggerFactory.getLogger(ServeCommand.class).debug("start failed", e);
       return EXIT_START_FAILED;
@@ -181,14 +181,5 @@ final class ServeCommand implements Callable<Integer> {
   private ConfigFlags flags() {
     return new ConfigFlags(config, socket, stateDir, remoteRuntimeEndpoints, dump, dumpFile, dumpFormat,
         dumpRedactEnv, logLevel);
-  }
-
-  /** The message and its causes on one line; I/O failures carry the path in the cause. */
-  private static String describe(Throwable e) {
-    StringBuilder line = new StringBuilder(String.valueOf(e.getMessage()));
-    for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-      line.append(": ").append(cause);
-    }
-    return line.toString();
   }
 }

@@ -26,7 +26,7 @@ final class Servers {
       return ServeCommand.EXIT_BAD_CONFIG;
     } catch (RuntimeException e) {
       closeAll(running);
-      err.println("crigate " + command + ": cannot start: " + e.getMessage());
+      err.println("crigate " + command + ": cannot start: " + StartFailure.describe(e));
       LoggerFactory.getLogger(Servers.class).debug("start failed", e);
       return ServeCommand.EXIT_START_FAILED;
     }

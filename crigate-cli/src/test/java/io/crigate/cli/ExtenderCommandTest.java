@@ -8,7 +8,6 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,25 +16,18 @@ import picocli.CommandLine;
 
 class ExtenderCommandTest {
 
-  /** fabric8 reads its API server from these: one where nothing listens, no kubeconfig, no retries. */
-  private static final Map<String, String> UNREACHABLE_API = Map.of(
-      "kubernetes.master", "https://127.0.0.1:1",
-      "kubernetes.auth.tryKubeConfig", "false",
-      "kubernetes.auth.tryServiceAccount", "false",
-      "kubernetes.request.retry.backoffLimit", "0");
-
   private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
 
   @BeforeEach
   void pointAtNoApiServer() {
-    UNREACHABLE_API.forEach(System::setProperty);
+    UnreachableApi.set();
     logs.start();
     root().addAppender(logs);
   }
 
   @AfterEach
   void restore() {
-    UNREACHABLE_API.keySet().forEach(System::clearProperty);
+    UnreachableApi.clear();
     root().detachAppender(logs);
   }
 

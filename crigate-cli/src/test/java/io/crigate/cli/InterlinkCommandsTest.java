@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.interlink.wire.PingResponse;
 import io.crigate.spi.CrigateException;
+import io.crigate.testsupport.SelfSignedTls;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import picocli.CommandLine;
@@ -40,6 +43,26 @@ class InterlinkCommandsTest {
 
     assertThat(exit).isEqualTo(ServeCommand.EXIT_BAD_CONFIG);
     assertThat(err.toString()).contains(problem);
+  }
+
+  /** The operator reads why: fabric8's own message names only the operation, its cause the refused address. */
+  @Timeout(60)
+  @Test
+  void aVirtualNodeWhoseApiServerCannotBeReachedNamesTheCause(@TempDir Path dir) throws Exception {
+    SelfSignedTls.generate(dir);
+    CommandLine cli = Main.commandLine();
+    StringWriter err = new StringWriter();
+    cli.setErr(new PrintWriter(err));
+    UnreachableApi.set();
+    try {
+      int exit = cli.execute("virtual-node", "--node-name", "n", "--api-url", "http://127.0.0.1:1", "--listen", "127.0.0.1:0",
+          "--tls-cert", dir.resolve("tls.crt").toString(), "--tls-key", dir.resolve("tls.key").toString());
+
+      assertThat(exit).isEqualTo(ServeCommand.EXIT_START_FAILED);
+      assertThat(err.toString()).startsWith("crigate virtual-node: cannot start: ").contains("Connection refused: /127.0.0.1:1");
+    } finally {
+      UnreachableApi.clear();
+    }
   }
 
   @Test
