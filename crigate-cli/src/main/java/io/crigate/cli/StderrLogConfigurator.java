@@ -22,6 +22,7 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
 
   static final String APPENDER = "STDERR";
   static final String FABRIC8_VERSION_WARNINGS = "io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils";
+  static final String FABRIC8_INFORMER_RETRIES = "io.fabric8.kubernetes.client.informers.impl.cache.Reflector";
   private static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{36} - %msg%n";
 
   @Override
@@ -46,6 +47,9 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
     context.getLogger("io.netty.bootstrap").setLevel(Level.ERROR);
     // fabric8 warns at every start that crigate's own NodeImageLayers CRD is v1alpha1: nothing an admin can act on.
     context.getLogger(FABRIC8_VERSION_WARNINGS).setLevel(Level.ERROR);
+    // fabric8 logs each retry of a failed list or watch with a stack trace; crigate's informers log
+    // one line naming the cause instead. An informer that gives up is still fabric8's ERROR.
+    context.getLogger(FABRIC8_INFORMER_RETRIES).setLevel(Level.ERROR);
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 

@@ -25,6 +25,7 @@ class StderrLogConfiguratorTest {
     assertThat(root.getLevel()).isEqualTo(Level.INFO);
     assertThat(context.getLogger("io.netty.bootstrap").getLevel()).isEqualTo(Level.ERROR);
     assertThat(context.getLogger(StderrLogConfigurator.FABRIC8_VERSION_WARNINGS).getLevel()).isEqualTo(Level.ERROR);
+    assertThat(context.getLogger(StderrLogConfigurator.FABRIC8_INFORMER_RETRIES).getLevel()).isEqualTo(Level.ERROR);
     assertThat(StderrLogConfigurator.class.getClassLoader().getResource("logback.xml")).isNull();
   }
 

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.time.Clock;
@@ -59,7 +60,10 @@ public final class VirtualNode implements AutoCloseable {
     kubelet = HttpServers.start(kubeletEndpoint, config -> KubeletLogs.install(config, api, this::pod));
     registration.register(ping(), clock.instant());
     registration.renewLease(clock.instant());
-    informer = kube.pods().inAnyNamespace().withField("spec.nodeName", settings.nodeName()).inform(new ResourceEventHandler<>() {
+    informer = kube.pods().inAnyNamespace().withField("spec.nodeName", settings.nodeName())
+        .runnableInformer(settings.statusInterval().toMillis() * 6);
+    informer.exceptionHandler(this::retryAfterStart);
+    informer.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(Pod pod) {
         dispatch(pod);
@@ -76,7 +80,7 @@ public final class VirtualNode implements AutoCloseable {
           events.submit(pod.getMetadata().getUid(), () -> sync.delete(pod, false));
         }
       }
-    }, settings.statusInterval().toMillis() * 6);
+    }).run();
     long status = settings.statusInterval().toMillis();
     timers.scheduleWithFixedDelay(() -> guarded("status", () -> {
       sync.unfinishedDeletes().forEach(pod -> events.submit(pod.getMetadata().getUid(), () -> sync.retryDelete(pod)));
@@ -132,6 +136,22 @@ public final class VirtualNode implements AutoCloseable {
       LOG.warn("virtual node {}: ping failed: {}", settings.nodeName(), e.getMessage());
       return null;
     }
+  }
+
+  /**
+   * fabric8's decision (a failed first list ends the start, a refused watch the informer; a list
+   * after the start is retried), with one line naming the cause where fabric8 logs a stack trace.
+   */
+  boolean retryAfterStart(boolean started, Throwable failure) {
+    boolean retry = started && !(failure instanceof WatcherException);
+    if (retry) {
+      Throwable cause = failure;
+      while (cause.getCause() != null && cause.getCause() != cause) {
+        cause = cause.getCause();
+      }
+      LOG.warn("virtual node {}: listing its pods failed ({}); retrying", settings.nodeName(), cause.toString());
+    }
+    return retry;
   }
 
   private static void guarded(String what, Runnable task) {

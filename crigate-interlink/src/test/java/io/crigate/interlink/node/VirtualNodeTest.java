@@ -25,7 +25,10 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import java.net.ConnectException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -35,6 +38,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.IntStream;
@@ -95,6 +99,30 @@ class VirtualNodeTest {
     var firstRenew = lease.getSpec().getRenewTime();
     await().atMost(Duration.ofSeconds(30)).until(() ->
         !client.leases().inNamespace("kube-node-lease").withName(NODE).get().getSpec().getRenewTime().equals(firstRenew));
+  }
+
+  /** A relist while the API server is away is retried, logged as one line that names the cause. */
+  @Test
+  void aListFailingAfterTheStartIsRetriedWithOneLineNamingTheCause() {
+    ListAppender<ILoggingEvent> logs = new ListAppender<>();
+    logs.start();
+    Logger log = (Logger) LoggerFactory.getLogger(VirtualNode.class);
+    log.addAppender(logs);
+    try {
+      var refused = new KubernetesClientException("Operation: [list] failed",
+          new CompletionException(new ConnectException("Connection refused: /10.0.0.1:6443")));
+
+      assertThat(node.retryAfterStart(true, refused)).isTrue();
+      assertThat(node.retryAfterStart(false, refused)).isFalse(); // the start fails instead
+      assertThat(node.retryAfterStart(true, new WatcherException("forbidden"))).isFalse();
+      assertThat(logs.list).singleElement().satisfies(retry -> {
+        assertThat(retry.getFormattedMessage()).isEqualTo("virtual node " + NODE + ": listing its pods failed "
+            + "(java.net.ConnectException: Connection refused: /10.0.0.1:6443); retrying");
+        assertThat(retry.getThrowableProxy()).isNull();
+      });
+    } finally {
+      log.detachAppender(logs);
+    }
   }
 
   @Test

@@ -1,11 +1,17 @@
 package io.crigate.scheduler.extender;
 
+import io.fabric8.kubernetes.client.WatcherException;
+import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** Informers that keep a derived index: an added or updated object is put, a deleted one removed. */
 final class InformerHandlers {
+
+  private static final Logger LOG = LoggerFactory.getLogger(InformerHandlers.class);
 
   private InformerHandlers() {}
 
@@ -17,6 +23,7 @@ final class InformerHandlers {
    */
   static <T> SharedIndexInformer<T> runApplied(SharedIndexInformer<T> informer, Consumer<T> put, Consumer<T> remove) {
     AddCount added = new AddCount();
+    informer.exceptionHandler(retryNamingTheCause(informer.getApiTypeClass().getSimpleName()));
     informer.addEventHandler(new ResourceEventHandler<>() {
       @Override
       public void onAdd(T resource) {
@@ -41,6 +48,25 @@ final class InformerHandlers {
     // meanwhile only make the store smaller, so this wait cannot outlast the handler's queue
     added.awaitAtLeast(informer.getStore().listKeys().size());
     return informer;
+  }
+
+  /**
+   * fabric8's own decision: after the first list, a failed list is retried unless the API server
+   * refused the watch; before it, {@code run()} throws and the command ends with one line. Each
+   * retry is one line naming the innermost cause, where fabric8 logs a stack trace.
+   */
+  static ExceptionHandler retryNamingTheCause(String kind) {
+    return (started, failure) -> {
+      boolean retry = started && !(failure instanceof WatcherException);
+      if (retry) {
+        Throwable cause = failure;
+        while (cause.getCause() != null && cause.getCause() != cause) {
+          cause = cause.getCause();
+        }
+        LOG.warn("reading {} from the API server failed ({}); retrying", kind, cause.toString());
+      }
+      return retry;
+    };
   }
 
   /** How many adds the handler has applied, for a starter to wait on. */
