@@ -14,6 +14,7 @@ import io.crigate.scheduler.extender.LayerIndex;
 import io.crigate.scheduler.extender.NodeLoadInformer;
 import io.crigate.scheduler.extender.NodeLoads;
 import io.crigate.scheduler.extender.NodeTable;
+import io.crigate.spi.Causes;
 import io.crigate.spi.CrigateException;
 import io.fabric8.kubernetes.api.model.ListOptionsBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -129,13 +130,8 @@ final class ExtenderCommand implements Callable<Integer> {
         stopped.await();
       }
     } catch (KubernetesClientException unreachable) {
-      // the innermost cause names the problem (UnknownHostException, ConnectException); the wrappers only repeat it
-      Throwable cause = unreachable;
-      while (cause.getCause() != null) {
-        cause = cause.getCause();
-      }
       spec.commandLine().getErr().println("crigate extender: cannot list NodeImageLayers, Nodes or Pods from the Kubernetes API "
-          + "(in-cluster service account, or KUBECONFIG / ~/.kube/config): " + cause);
+          + "(in-cluster service account, or KUBECONFIG / ~/.kube/config): " + Causes.innermost(unreachable));
       return 1;
     }
     return 0;

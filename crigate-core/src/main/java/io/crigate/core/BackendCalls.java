@@ -2,6 +2,7 @@ package io.crigate.core;
 
 import io.crigate.spi.AsyncCalls;
 import io.crigate.spi.Backend;
+import io.crigate.spi.Causes;
 import io.crigate.spi.CrigateException;
 import io.grpc.Context;
 import io.grpc.Deadline;
@@ -79,7 +80,7 @@ final class BackendCalls implements AutoCloseable {
       if (failure == null) {
         return value;
       }
-      Throwable cause = unwrap(failure);
+      Throwable cause = Causes.unwrapCompletion(failure);
       if (allowance.isPresent()) {
         throw explain(backend, call.rpc(), allowance.get(), cause, caller);
       }
@@ -130,10 +131,6 @@ final class BackendCalls implements AutoCloseable {
       return new CrigateException.Unavailable(reason, failure);
     }
     return failure instanceof RuntimeException runtime ? runtime : new CompletionException(failure);
-  }
-
-  private static Throwable unwrap(Throwable failure) {
-    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
   }
 
   @Override

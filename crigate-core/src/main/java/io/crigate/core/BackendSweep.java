@@ -2,12 +2,12 @@ package io.crigate.core;
 
 import io.crigate.core.state.GatewayState;
 import io.crigate.spi.Backend;
+import io.crigate.spi.Causes;
 import io.crigate.spi.CrigateException;
 import io.grpc.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -51,7 +51,7 @@ final class BackendSweep {
           for (int i = 0; i < backends.size(); i++) {
             CompletableFuture<R> reply = replies.get(i);
             if (reply.isCompletedExceptionally()) {
-              checkSkippable(call.rpc(), backends.get(i), reply.handle((value, failure) -> unwrap(failure)).join());
+              checkSkippable(call.rpc(), backends.get(i), reply.handle((value, failure) -> Causes.unwrapCompletion(failure)).join());
             } else {
               merged.addAll(items.apply(reply.join()));
             }
@@ -79,10 +79,6 @@ final class BackendSweep {
       call.apply(backend);
       return List.of();
     });
-  }
-
-  private static Throwable unwrap(Throwable failure) {
-    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
   }
 
   private void checkSkippable(String rpc, Backend backend, Throwable failure) {

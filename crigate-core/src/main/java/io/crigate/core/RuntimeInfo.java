@@ -1,6 +1,7 @@
 package io.crigate.core;
 
 import io.crigate.api.cri.v1.*;
+import io.crigate.spi.Causes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -9,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -59,7 +59,7 @@ final class RuntimeInfo {
   CompletionStage<StatusResponse> status(StatusRequest request) {
     List<CompletableFuture<FanOut.Reply<StatusResponse>>> asked = routes.all().stream()
         .map(backend -> calls.call(backend, BackendCall.STATUS, request)
-            .handle((answer, failure) -> new FanOut.Reply<>(backend, answer, unwrap(failure)))
+            .handle((answer, failure) -> new FanOut.Reply<>(backend, answer, Causes.unwrapCompletion(failure)))
             .toCompletableFuture())
         .toList();
     return CompletableFuture.allOf(asked.toArray(CompletableFuture[]::new)).thenApply(done -> answer(
@@ -76,10 +76,6 @@ final class RuntimeInfo {
       answer.addRuntimeHandlers(handler(route, replies.get(route.backend().name())));
     }
     return answer.build();
-  }
-
-  private static Throwable unwrap(Throwable failure) {
-    return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
   }
 
   RuntimeConfigResponse runtimeConfig(RuntimeConfigRequest request) {

@@ -3,6 +3,7 @@ package io.crigate.metrics;
 import io.crigate.spi.AsyncCalls;
 import io.crigate.spi.Backend;
 import io.crigate.spi.BackendFactory;
+import io.crigate.spi.Causes;
 import io.crigate.spi.CrigateException;
 import io.grpc.MethodDescriptor;
 import io.grpc.Status;
@@ -19,7 +20,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
@@ -161,7 +161,7 @@ public final class MeteredBackends {
 
   /** An outage of the backend itself, as crigate or a remote runtime reports it. */
   static boolean unavailable(Throwable failure) {
-    Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+    Throwable cause = Causes.unwrapCompletion(failure);
     return cause instanceof CrigateException.Unavailable
         || Status.fromThrowable(cause).getCode() == Status.Code.UNAVAILABLE;
   }

@@ -1,5 +1,6 @@
 package io.crigate.cli.ctl;
 
+import io.crigate.spi.Causes;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.nio.file.Files;
@@ -29,10 +30,7 @@ final class CallFailure {
   }
 
   private static String rootCause(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
+    Throwable root = Causes.innermost(failure);
     return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 }

@@ -4,6 +4,7 @@ import io.crigate.interlink.http.HttpEndpoint;
 import io.crigate.interlink.http.HttpServers;
 import io.crigate.interlink.http.RunningServer;
 import io.crigate.interlink.wire.PingResponse;
+import io.crigate.spi.Causes;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Quantity;
@@ -145,11 +146,8 @@ public final class VirtualNode implements AutoCloseable {
   boolean retryAfterStart(boolean started, Throwable failure) {
     boolean retry = started && !(failure instanceof WatcherException);
     if (retry) {
-      Throwable cause = failure;
-      while (cause.getCause() != null && cause.getCause() != cause) {
-        cause = cause.getCause();
-      }
-      LOG.warn("virtual node {}: listing its pods failed ({}); retrying", settings.nodeName(), cause.toString());
+      LOG.warn("virtual node {}: listing its pods failed ({}); retrying", settings.nodeName(),
+          Causes.innermost(failure).toString());
     }
     return retry;
   }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.crigate.policy.ActivePolicy;
 import io.crigate.policy.ConfigLayer;
+import io.crigate.spi.Causes;
 import io.crigate.spi.CrigateException;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
@@ -123,13 +124,8 @@ public final class PolicyConfigMaps implements AutoCloseable {
     return true;
   }
 
-  /** The innermost cause names the problem (connection refused, unknown host); fabric8's wrappers repeat it. */
   private static String innermost(Throwable failure) {
-    Throwable cause = failure;
-    while (cause.getCause() != null && cause.getCause() != cause) {
-      cause = cause.getCause();
-    }
-    return cause.toString();
+    return Causes.innermost(failure).toString();
   }
 
   @SuppressWarnings("unchecked")

@@ -1,5 +1,6 @@
 package io.crigate.scheduler.extender;
 
+import io.crigate.spi.Causes;
 import io.fabric8.kubernetes.client.WatcherException;
 import io.fabric8.kubernetes.client.informers.ExceptionHandler;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
@@ -59,11 +60,7 @@ final class InformerHandlers {
     return (started, failure) -> {
       boolean retry = started && !(failure instanceof WatcherException);
       if (retry) {
-        Throwable cause = failure;
-        while (cause.getCause() != null && cause.getCause() != cause) {
-          cause = cause.getCause();
-        }
-        LOG.warn("reading {} from the API server failed ({}); retrying", kind, cause.toString());
+        LOG.warn("reading {} from the API server failed ({}); retrying", kind, Causes.innermost(failure).toString());
       }
       return retry;
     };
