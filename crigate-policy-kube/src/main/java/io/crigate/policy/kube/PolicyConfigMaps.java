@@ -98,6 +98,9 @@ public final class PolicyConfigMaps implements AutoCloseable {
       Thread.currentThread().interrupt();
     }
     if (!synced.isDone()) {
+      // The adds of a late first list can reach the handler before both informers count as synced,
+      // and reevaluate ignores them then; once both are, decide again, off fabric8's event loop.
+      synced.thenRunAsync(source::reevaluate);
       log.warn("policy ConfigMaps not read from {} ({}); running with the local configuration until they are",
           client.getMasterUrl(),
           firstFailure.isDone() ? innermost(firstFailure.join()) : "no answer within " + FIRST_SYNC.toSeconds() + " s");
