@@ -83,7 +83,8 @@ public final class ChainExperiment implements Callable<Integer> {
   @Option(names = "--results", required = true, description = "file to append the markdown row to")
   Path results;
 
-  @Option(names = "--starts", description = "file to append one row per started pod to (scorer, seed, pod, node, pulled, ms)")
+  @Option(names = "--starts", description = "file to append one row per started pod to (scorer, nodes, seed, pod, node, pulled, "
+      + "start ms, image, image step began (epoch ms), ms waited for the node's pull in progress, ms of its own pull)")
   Path starts;
 
   @Option(names = "--work-dir", required = true, description = "crigate state, logs and the kubeconfig go here")
@@ -254,8 +255,10 @@ public final class ChainExperiment implements Callable<Integer> {
     Files.writeString(results, row, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     if (starts != null) {
       StringBuilder lines = new StringBuilder();
-      outcome.started().forEach(s -> lines.append("%s\t%d\t%d\t%s\t%s\t%s\t%.0f%n".formatted(label(), containerds.size(),
-          seed, s.pod(), s.node(), s.pulled(), s.latency().toNanos() / 1e6)));
+      outcome.started().forEach(s -> lines.append("%s\t%d\t%d\t%s\t%s\t%s\t%.0f\t%s\t%d\t%.0f\t%.0f%n".formatted(label(),
+          containerds.size(), seed, s.pod(), s.node(), s.pulled(), s.latency().toNanos() / 1e6, s.start().image(),
+          s.start().began().toEpochMilli(), s.start().imageStep().waited().toNanos() / 1e6,
+          s.start().imageStep().pulling().toNanos() / 1e6)));
       Files.writeString(starts, lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
     }
   }

@@ -46,8 +46,26 @@ final class ChainNode implements AutoCloseable {
   /** The CRI image annotation crigate adds per layer: {@code imageLayer.sha256:<hex>} = compressed bytes. */
   private static final String LAYER_ANNOTATION = "imageLayer.";
 
-  /** A pod the node runs, and how long it took from the image step until the runtime started its container. */
-  record StartedPod(String sandboxId, String containerId, String image, Duration startLatency, boolean pulled) {}
+  /**
+   * A pod the node runs, when its image step began, and how long it took from then until the
+   * runtime started its container.
+   */
+  record StartedPod(String sandboxId, String containerId, String image, Instant began, Duration startLatency,
+      ImageStep imageStep) {
+
+    boolean pulled() {
+      return imageStep.pulled();
+    }
+  }
+
+  /**
+   * The image step of a start: whether it pulled, how long it waited for the node's pull in
+   * progress (one at a time, as the kubelet's serialized pulls), and how long its own pull took.
+   */
+  record ImageStep(boolean pulled, Duration waited, Duration pulling) {
+
+    static final ImageStep PRESENT = new ImageStep(false, Duration.ZERO, Duration.ZERO);
+  }
 
   final String name;
   private final CrigateUnderBench crigate;
@@ -104,8 +122,9 @@ final class ChainNode implements AutoCloseable {
     String sandboxId = cri.runtime(CALL_DEADLINE).runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(sandbox).build())
         .getPodSandboxId();
     containersByImage.merge(image, 1, Integer::sum);
-    long began = epochNanos(Instant.now());
-    boolean pulled = pullIfAbsent(image, sandbox);
+    Instant beganAt = Instant.now();
+    long began = epochNanos(beganAt);
+    ImageStep imageStep = pullIfAbsent(image, sandbox);
     ContainerConfig container = ContainerConfig.newBuilder()
         .setMetadata(ContainerMetadata.newBuilder().setName("app"))
         .setImage(spec(image))
@@ -120,7 +139,7 @@ final class ChainNode implements AutoCloseable {
     Duration latency = Duration.ofNanos(awaitRunning(containerId) - began);
     lastUsed.put(image, System.nanoTime());
     collectGarbage();
-    return new StartedPod(sandboxId, containerId, image, latency, pulled);
+    return new StartedPod(sandboxId, containerId, image, beganAt, latency, imageStep);
   }
 
   /**
@@ -173,18 +192,21 @@ final class ChainNode implements AutoCloseable {
   }
 
   /** The kubelet asks for the image's status first; only a pull waits for the node's one pull at a time. */
-  private boolean pullIfAbsent(String image, PodSandboxConfig sandbox) {
+  private ImageStep pullIfAbsent(String image, PodSandboxConfig sandbox) {
     if (present(image)) {
-      return false;
+      return ImageStep.PRESENT;
     }
+    long queued = System.nanoTime();
     pulls.lock();
     try {
+      long locked = System.nanoTime();
+      Duration waited = Duration.ofNanos(locked - queued);
       if (present(image)) {
-        return false;
+        return new ImageStep(false, waited, Duration.ZERO);
       }
       cri.images(CALL_DEADLINE).pullImage(
           PullImageRequest.newBuilder().setImage(spec(image)).setSandboxConfig(sandbox).build());
-      return true;
+      return new ImageStep(true, waited, Duration.ofNanos(System.nanoTime() - locked));
     } finally {
       pulls.unlock();
     }

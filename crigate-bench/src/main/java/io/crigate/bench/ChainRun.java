@@ -26,8 +26,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class ChainRun {
 
-  /** One started pod: where, whether its start pulled, and the start latency. */
-  record Started(String pod, String node, boolean pulled, Duration latency) {}
+  /** One started pod: where, and how its start went. */
+  record Started(String pod, String node, ChainNode.StartedPod start) {
+
+    boolean pulled() {
+      return start.pulled();
+    }
+
+    Duration latency() {
+      return start.startLatency();
+    }
+  }
 
   /**
    * @param podsPerNodeCv CV across nodes of the pods bound, sampled after each arrival, averaged
@@ -120,7 +129,7 @@ final class ChainRun {
     try {
       ChainNode.StartedPod pod = node.startPod(arrival.pod(), arrival.image(),
           (long) Math.ceil(runNanos / 1e9));
-      started.add(new Started(arrival.pod(), node.name, pod.pulled(), pod.startLatency()));
+      started.add(new Started(arrival.pod(), node.name, pod));
       TimeUnit.NANOSECONDS.sleep(runNanos);
       node.stopPod(pod);
     } catch (RuntimeException startFailed) {

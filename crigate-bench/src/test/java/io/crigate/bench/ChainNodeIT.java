@@ -93,6 +93,7 @@ class ChainNodeIT {
   void startsAPodThroughCrigatePublishesItsLayersAndGarbageCollectsWhatNoContainerUses() throws Exception {
     ChainNode.StartedPod first = node.startPod("pod-a", a.reference(), 60);
     assertThat(first.pulled()).isTrue();
+    assertThat(first.imageStep().pulling()).isPositive().isLessThanOrEqualTo(first.startLatency());
     assertThat(present(a)).isTrue();
     // the published inventory names the layers of the image the pod runs
     await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -117,6 +118,7 @@ class ChainNodeIT {
     // a second pod of b finds its image: no pull
     ChainNode.StartedPod third = node.startPod("pod-b2", b.reference(), 60);
     assertThat(third.pulled()).isFalse();
+    assertThat(third.imageStep()).isEqualTo(ChainNode.ImageStep.PRESENT);
     assertThat(third.startLatency()).isPositive();
     assertThat(node.gcRemovals()).as("b runs, the sandbox image is pinned: nothing else to collect").isEqualTo(1);
     node.stopPod(second);
