@@ -147,5 +147,5 @@ for n in "${node_counts[@]}"; do for seed in ${SEEDS:-1 2 3}; do for scorer in "
       --label "layer-locality-at-$(git -C "$EXTENDER_B_REPOSITORY" rev-parse --short HEAD)" "$@"
 done; done; done
 "$JAVA_HOME/bin/java" -cp "crigate-bench/target/crigate-bench-0.1.0-SNAPSHOT.jar:crigate-bench/target/dependency/*" \
-  io.crigate.bench.ChainReport "$results" "$work/burst.tsv" "$work/bytes-vs-cpu-balance.png" \
+  io.crigate.bench.ChainReport "$results" "$work/burst.tsv" "$work/bytes-vs-cpu-balance.png" "$starts" \
   | tee "$work/results.md"

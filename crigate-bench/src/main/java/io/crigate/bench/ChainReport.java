@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
@@ -13,7 +14,8 @@ import java.util.stream.Collectors;
 /**
  * Turns the whole-chain experiment's rows into its tables (per run, means over seeds per node count
  * and scorer, the targets of issue 18, the burst) and the plot of bytes against CPU balance.
- * Usage: {@code ChainReport results.tsv burst.tsv plot.png} (a missing burst file is skipped).
+ * Usage: {@code ChainReport results.tsv burst.tsv plot.png [starts.tsv]} (a missing burst file is
+ * skipped; with the per-start rows, where the starts' time went: {@link StartSteps}).
  */
 public final class ChainReport {
 
@@ -57,9 +59,9 @@ public final class ChainReport {
   private ChainReport() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length != 3) {
+    if (args.length != 3 && args.length != 4) {
       // A missing argument used to surface as an index error after the tables had been printed.
-      System.err.println("usage: ChainReport RESULTS.tsv BURST.tsv PLOT.png (BURST.tsv may not exist: no burst section)");
+      System.err.println("usage: ChainReport RESULTS.tsv BURST.tsv PLOT.png [STARTS.tsv] (BURST.tsv may not exist: no burst section)");
       System.exit(2);
     }
     Locale.setDefault(Locale.ROOT);
@@ -67,6 +69,13 @@ public final class ChainReport {
     StringBuilder out = new StringBuilder(RUN_HEADER);
     Files.readAllLines(Path.of(args[0])).forEach(line -> out.append(line).append('\n'));
     out.append('\n').append(summary(runs));
+    if (args.length == 4) {
+      String steps = StartSteps.tables(Files.readAllLines(Path.of(args[3])).stream().map(StartSteps.Start::parse)
+          .filter(Objects::nonNull).toList());
+      if (!steps.isEmpty()) {
+        out.append("\nWhere the starts' time went (ms, means over the starts):\n\n").append(steps);
+      }
+    }
     Path burst = Path.of(args[1]);
     if (Files.exists(burst)) {
       out.append("\nBurst:\n\n").append(RUN_HEADER);
