@@ -15,6 +15,8 @@ import io.crigate.policy.kube.ClusterPolicySettings;
 import io.crigate.policy.kube.PolicyConfigMaps;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.adjust.AdjustmentPlugin;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
@@ -102,7 +104,11 @@ final class AdjustmentPluginsConfig {
     }
     ActivePolicy policy = PolicyPlugin.create(section, environment.context(ActivePolicy.NAME, section));
     ClusterPolicySettings.read(section, System.getenv("NODE_NAME")).ifPresent(cluster -> {
-      KubernetesClient client = new KubernetesClientBuilder().build();
+      // The informers retry a failed list with their own backoff. fabric8's retries inside each
+      // request would only hold the first failure back (~20 s against a refused port), and with
+      // it the start, which waits for the ConfigMaps until they are read or fail.
+      KubernetesClient client = new KubernetesClientBuilder()
+          .withConfig(new ConfigBuilder(Config.autoConfigure(null)).withRequestRetryBackoffLimit(0).build()).build();
       policy.closeWith(PolicyConfigMaps.start(client, cluster, policy));
       policy.closeWith(client);
     });

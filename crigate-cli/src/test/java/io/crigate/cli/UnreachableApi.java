@@ -9,16 +9,24 @@ final class UnreachableApi {
   private static final Map<String, String> PROPERTIES = Map.of(
       "kubernetes.master", "https://127.0.0.1:1",
       "kubernetes.auth.tryKubeConfig", "false",
-      "kubernetes.auth.tryServiceAccount", "false",
-      "kubernetes.request.retry.backoffLimit", "0");
+      "kubernetes.auth.tryServiceAccount", "false");
+  private static final String REQUEST_RETRIES = "kubernetes.request.retry.backoffLimit";
 
   private UnreachableApi() {}
 
+  /** Also without fabric8's retries inside a request, so a refused connection fails at once. */
   static void set() {
+    setKeepingRequestRetries();
+    System.setProperty(REQUEST_RETRIES, "0");
+  }
+
+  /** With fabric8's default retries inside a request: what a command gets unless it sets its own. */
+  static void setKeepingRequestRetries() {
     PROPERTIES.forEach(System::setProperty);
   }
 
   static void clear() {
     PROPERTIES.keySet().forEach(System::clearProperty);
+    System.clearProperty(REQUEST_RETRIES);
   }
 }
