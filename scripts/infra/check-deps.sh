@@ -19,7 +19,7 @@ commands=(
   mariadbd:mariadb-server mariadb:mariadb-client mariadb-install-db:mariadb-server
   sshd:openssh-server ssh-keygen:openssh-client podman:podman
   socat:socat ss:iproute2 pgrep:procps ps:procps setsid:util-linux useradd:passwd chpasswd:passwd
-  go:golang-go protoc:protobuf-compiler mpirun:openmpi-bin
+  go:golang-go protoc:protobuf-compiler mpirun:openmpi-bin openssl:openssl
 )
 # directory under /usr/share/gocode/src:package, for the Go libraries the Go test peers build against
 # in GOPATH mode (ttrpc interop, NRI runtime and plugin, the streaming client, the Helm renderer).

@@ -23,6 +23,9 @@ packages+=(protobuf-compiler)
 packages+=(golang-github-docker-spdystream-dev golang-github-gorilla-websocket-dev)
 # HelmChartIT renders deploy/helm/crigate with text/template and sprig, the library Helm uses (no helm in Debian 12)
 packages+=(golang-github-masterminds-sprig-dev golang-gopkg-yaml.v3-dev)
+# throwaway TLS certificates for the tests of every HTTPS server (SelfSignedTls, the webhook's test):
+# a minimal Debian has no openssl
+packages+=(openssl)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
