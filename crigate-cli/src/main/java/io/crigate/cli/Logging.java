@@ -91,13 +91,16 @@ record Logging(Level root, Map<String, Level> levels, boolean json) {
     return new CrigateException.InvalidArgument(message);
   }
 
-  /** Sets the levels, resetting those {@code previous} set that this one leaves out; the format once. */
+  /**
+   * Sets the levels, resetting those {@code previous} set that this one leaves out (a quieted
+   * library logger to its quiet level, any other to inheriting); the format once.
+   */
   void apply(Logging previous) {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(root);
     if (previous != null) {
       previous.levels().keySet().stream().filter(name -> !levels.containsKey(name))
-          .forEach(name -> context.getLogger(name).setLevel(null));
+          .forEach(name -> context.getLogger(name).setLevel(StderrLogConfigurator.QUIETED.get(name)));
     }
     levels.forEach((name, level) -> context.getLogger(name).setLevel(level));
     if (json && (previous == null || !previous.json())) {

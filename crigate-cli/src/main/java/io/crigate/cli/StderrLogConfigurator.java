@@ -9,6 +9,7 @@ import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
+import java.util.Map;
 
 /**
  * crigate's log setup, in code rather than a logback.xml: reading XML costs logback's configuration
@@ -23,6 +24,21 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
   static final String APPENDER = "STDERR";
   static final String FABRIC8_VERSION_WARNINGS = "io.fabric8.kubernetes.client.dsl.internal.VersionUsageUtils";
   static final String FABRIC8_INFORMER_RETRIES = "io.fabric8.kubernetes.client.informers.impl.cache.Reflector";
+  /**
+   * Library loggers whose warnings say nothing an admin can act on; {@link Logging} puts them back
+   * here when a reload stops naming them.
+   * <ul>
+   *   <li>Netty's bootstrap: grpc sets SO_KEEPALIVE, which unix-socket channels do not know, and
+   *       Netty warns once per connection.
+   *   <li>fabric8's version warnings: at every start, that crigate's own NodeImageLayers CRD is v1alpha1.
+   *   <li>fabric8's informer reflector: a stack trace per retry of a failed list; crigate's informers
+   *       log one line naming the cause instead. An informer that gives up is still its ERROR.
+   * </ul>
+   */
+  static final Map<String, Level> QUIETED = Map.of(
+      "io.netty.bootstrap", Level.ERROR,
+      FABRIC8_VERSION_WARNINGS, Level.ERROR,
+      FABRIC8_INFORMER_RETRIES, Level.ERROR);
   private static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level [%thread] %logger{36} - %msg%n";
 
   @Override
@@ -43,13 +59,7 @@ public final class StderrLogConfigurator extends ContextAwareBase implements Con
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.INFO);
     root.addAppender(stderr);
-    // grpc sets SO_KEEPALIVE, which unix-socket channels do not know; Netty warns once per connection.
-    context.getLogger("io.netty.bootstrap").setLevel(Level.ERROR);
-    // fabric8 warns at every start that crigate's own NodeImageLayers CRD is v1alpha1: nothing an admin can act on.
-    context.getLogger(FABRIC8_VERSION_WARNINGS).setLevel(Level.ERROR);
-    // fabric8 logs each retry of a failed list or watch with a stack trace; crigate's informers log
-    // one line naming the cause instead. An informer that gives up is still fabric8's ERROR.
-    context.getLogger(FABRIC8_INFORMER_RETRIES).setLevel(Level.ERROR);
+    QUIETED.forEach((name, level) -> context.getLogger(name).setLevel(level));
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 

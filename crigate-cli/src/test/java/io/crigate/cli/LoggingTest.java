@@ -21,6 +21,7 @@ class LoggingTest {
   void reset() {
     context.getLogger("io.crigate.backend.slurm").setLevel(null);
     context.getLogger("io.grpc.netty").setLevel(null);
+    context.getLogger(StderrLogConfigurator.FABRIC8_INFORMER_RETRIES).setLevel(null);
     context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).setLevel(Level.INFO);
   }
 
@@ -39,6 +40,18 @@ class LoggingTest {
     assertThat(context.getLogger("io.crigate.backend.slurm").getLevel()).as("back to inheriting").isNull();
     assertThat(context.getLogger("io.crigate.backend.slurm.JobPoller").isDebugEnabled()).isFalse();
     assertThat(context.getLogger("io.grpc.netty").getLevel()).isEqualTo(Level.ERROR);
+  }
+
+  @Test
+  void aQuietedLibraryLoggerNamedThenLeftOutIsQuietAgain() throws Exception {
+    String reflector = StderrLogConfigurator.FABRIC8_INFORMER_RETRIES;
+    Logging named = Logging.parse("info", JSON.readTree("{\"levels\":{\"" + reflector + "\":\"warn\"}}"));
+    named.apply(null);
+    assertThat(context.getLogger(reflector).getLevel()).isEqualTo(Level.WARN);
+
+    Logging.parse("info", JSON.readTree("{}")).apply(named);
+
+    assertThat(context.getLogger(reflector).getLevel()).as("its stack traces quiet again").isEqualTo(Level.ERROR);
   }
 
   @Test
