@@ -57,7 +57,7 @@ import java.util.List;
  * the candidates' mean request per pod is judged as if each requested that half. Counting every
  * pod at the full mean (the larger of the CPU and pod-count loads) kept pods per node even on
  * the whole chain's shape but gave up bytes on the simulator's default trace where pods were
- * never out of line (docs/scheduling.md, "Pods per node in the load"). A candidate whose load
+ * never out of line (docs/scheduling-log.md, "Pods per node in the load"). A candidate whose load
  * is {@linkplain NodeLoad#known() unknown} is scored load-blind: every candidate is its alternative,
  * and it is an alternative to every candidate; with no load known at all this is the load-blind
  * score with the same constants. The mean counts the candidates with known load. The byte constants
@@ -81,8 +81,9 @@ public final class LayerLocality {
    * requested this fraction of the candidates' mean CPU request per pod. Half: the pods then count
    * only on a node whose pods request less than half the mean on average, out of line with its CPU
    * by a factor of two. Chosen, not derived; measured on the chain's shape and the simulator
-   * (docs/scheduling.md): 0.4 no longer keeps the pods per node within the chain's limit at 10
-   * nodes, 0.8 loses the default trace's bytes; 0.5 to 0.7 keep both.
+   * (docs/scheduling-log.md, "Pods per node in the load"): 0.4 no longer keeps the pods per node
+   * within the chain's limit at 10 nodes, 0.8 loses the default trace's bytes; 0.5 to 0.7 keep
+   * both.
    */
   static final double POD_REQUEST_FLOOR = 0.5;
 

@@ -17,7 +17,7 @@ import java.util.SplittableRandom;
  * <p>Slack 0 places by CPU alone; a slack of 1 or more ignores balance and follows the bytes
  * wherever the pod fits. Swept between the two, it traces how many bytes a placement that follows
  * layers can save at each level of balance, against which the layer score's point can be judged
- * (docs/scheduling.md, "What bytes are reachable on the chain's shape").
+ * (docs/scheduling-log.md, "What bytes are reachable on the chain's shape").
  */
 record FewestMissingWithinSlack(double slack) implements Placement {
 
