@@ -15,6 +15,7 @@ import io.crigate.policy.kube.ClusterPolicySettings;
 import io.crigate.policy.kube.PolicyConfigMaps;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.adjust.AdjustmentPlugin;
+import io.crigate.spi.adjust.PluginInitContext;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -23,6 +24,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -102,16 +104,20 @@ final class AdjustmentPluginsConfig {
     if (section.isMissingNode()) {
       return List.of();
     }
-    ActivePolicy policy = PolicyPlugin.create(section, environment.context(ActivePolicy.NAME, section));
-    ClusterPolicySettings.read(section, System.getenv("NODE_NAME")).ifPresent(cluster -> {
-      // The informers retry a failed list with their own backoff. fabric8's retries inside each
-      // request would only hold the first failure back (~20 s against a refused port), and with
-      // it the start, which waits for the ConfigMaps until they are read or fail.
-      KubernetesClient client = new KubernetesClientBuilder()
-          .withConfig(new ConfigBuilder(Config.autoConfigure(null)).withRequestRetryBackoffLimit(0).build()).build();
-      policy.closeWith(PolicyConfigMaps.start(client, cluster, policy));
-      policy.closeWith(client);
-    });
+    PluginInitContext context = environment.context(ActivePolicy.NAME, section);
+    ActivePolicy policy = PolicyPlugin.create(section, context);
+    Optional<ClusterPolicySettings> cluster = ClusterPolicySettings.read(section, System.getenv("NODE_NAME"));
+    if (cluster.isEmpty()) {
+      PolicyConfigMaps.notFollowed(context.store());
+      return List.of(policy);
+    }
+    // The informers retry a failed list with their own backoff. fabric8's retries inside each
+    // request would only hold the first failure back (~20 s against a refused port), and with
+    // it the start, which waits for the ConfigMaps until they are read or fail.
+    KubernetesClient client = new KubernetesClientBuilder()
+        .withConfig(new ConfigBuilder(Config.autoConfigure(null)).withRequestRetryBackoffLimit(0).build()).build();
+    policy.closeWith(PolicyConfigMaps.start(client, cluster.get(), policy, context.store()));
+    policy.closeWith(client);
     return List.of(policy);
   }
 }

@@ -8,11 +8,24 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.crigate.core.PluginEnvironment;
 import io.crigate.core.state.GatewayState;
+import io.crigate.policy.ActivePolicy;
 import io.crigate.policy.kube.PolicyConfigMaps;
 import io.crigate.spi.adjust.AdjustmentPlugin;
+import io.crigate.testsupport.MockApiShutdown;
+import io.crigate.topology.Fixtures;
+import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
+import io.fabric8.kubernetes.api.model.NodeBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import io.fabric8.mockwebserver.MockWebServer;
+import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -51,14 +64,11 @@ class AdjustmentPluginsConfigTest {
   @Test
   void aRefusedApiServerIsNamedWhenThePolicyStartsWithoutItsConfigMaps() throws Exception {
     UnreachableApi.setKeepingRequestRetries();
-    PluginEnvironment environment = new PluginEnvironment(dir, name -> state.backendStore(PluginEnvironment.namespace(name)),
-        updates -> List.of(), (id, by, reason) -> {}, Clock.systemUTC());
-
     List<AdjustmentPlugin> plugins = AdjustmentPluginsConfig.engine("""
         policy:
           active: none
           kubernetes: {node: node-1}
-        """).create(environment);
+        """).create(environment());
     try {
       assertThat(logs.list).filteredOn(event -> event.getLevel() == Level.WARN)
           .anySatisfy(event -> assertThat(event.getFormattedMessage())
@@ -69,5 +79,70 @@ class AdjustmentPluginsConfigTest {
         plugin.close();
       }
     }
+  }
+
+  /**
+   * The policy ConfigMap a node applied survives a restart in the state database: with its API
+   * server gone, the node resumes it rather than the file's policy. A configuration that stops
+   * following ConfigMaps forgets it, so following them again later starts from the file's.
+   */
+  @Timeout(120)
+  @Test
+  void aRestartResumesThePolicyConfigMapWithoutItsApiServerUntilTheConfigurationStopsFollowingThem() throws Exception {
+    String local = """
+        policy:
+          active: none
+          reservedCpus: "0"
+          sysfsRoot: %s
+          kubeletCpuManagerState: %s
+        """.formatted(Fixtures.copyTo("1-socket-4-core-nosmt", dir.resolve("sysfs")), dir.resolve("absent"));
+    String following = local + "  kubernetes: {node: node-1}\n";
+    KubernetesMockServer api = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(), false);
+    api.init(InetAddress.getLoopbackAddress(), 0);
+    try (KubernetesClient admin = api.createClient()) {
+      admin.nodes().resource(new NodeBuilder().withNewMetadata().withName("node-1").endMetadata().build()).create();
+      admin.configMaps().inNamespace("kube-system").resource(new ConfigMapBuilder().withNewMetadata()
+          .withName("crigate-config.default").endMetadata().withData(Map.of("policy", "active: static")).build()).create();
+    }
+    UnreachableApi.pointAt("http://127.0.0.1:" + api.getPort());
+    List<AdjustmentPlugin> plugins = AdjustmentPluginsConfig.engine(following).create(environment());
+    try {
+      assertThat(activePolicy(plugins)).isEqualTo("static");
+    } finally {
+      // the API server first: a watch closed while it runs can hang its shutdown
+      MockApiShutdown.stopServerThenClose(api, plugins.toArray(AutoCloseable[]::new));
+    }
+
+    restart();
+    UnreachableApi.set();
+    assertThat(activePolicyAfterStart(following)).as("resumed without the API server").isEqualTo("static");
+    assertThat(activePolicyAfterStart(local)).isEqualTo("none");
+    assertThat(activePolicyAfterStart(following)).as("forgotten once not followed").isEqualTo("none");
+  }
+
+  private PluginEnvironment environment() {
+    return new PluginEnvironment(dir, name -> state.backendStore(PluginEnvironment.namespace(name)),
+        updates -> List.of(), (id, by, reason) -> {}, Clock.systemUTC());
+  }
+
+  private void restart() {
+    state.close();
+    state = GatewayState.open(dir);
+  }
+
+  private String activePolicyAfterStart(String configuration) throws Exception {
+    List<AdjustmentPlugin> plugins = AdjustmentPluginsConfig.engine(configuration).create(environment());
+    try {
+      return activePolicy(plugins);
+    } finally {
+      for (AdjustmentPlugin plugin : plugins) {
+        plugin.close();
+      }
+    }
+  }
+
+  private static String activePolicy(List<AdjustmentPlugin> plugins) {
+    return ((ActivePolicy) plugins.getFirst()).active();
   }
 }

@@ -25,6 +25,12 @@ final class UnreachableApi {
     PROPERTIES.forEach(System::setProperty);
   }
 
+  /** The same, but at {@code masterUrl}, an API server that does listen (a mock). */
+  static void pointAt(String masterUrl) {
+    set();
+    System.setProperty("kubernetes.master", masterUrl);
+  }
+
   static void clear() {
     PROPERTIES.keySet().forEach(System::clearProperty);
     System.clearProperty(REQUEST_RETRIES);

@@ -40,7 +40,8 @@ final class CriRmFlags {
         value("force-config", (flag, v, t) -> configFile(flag, v, t)),
         value("fallback-config", (flag, v, t) -> configFile(flag, v, t)),
         bool("reset-config", SeedFlag.refused(
-            "crigate stores no configuration to reset: it reads its file and ConfigMaps at every start")),
+            "crigate keeps only the policy ConfigMap it applied last, and the API server's answer replaces it at "
+                + "every start; unset policy.kubernetes to forget it")),
         bool("reset-policy", SeedFlag.refused(
             "crigate switches policies live: change policy.active instead of resetting the stored policy")),
         bool("disable-policy-switch", SeedFlag.refused(

@@ -230,12 +230,12 @@ class SeedArgumentsTest {
   @Test
   void criRmFlagsWithoutCrigateMeaning() {
     SeedCommandLine line = translate("--agent-socket", "/var/run/cri-resmgr/cri-resmgr-agent.sock",
-        "--available-resources", "cpu=cpuset:0-63", "--reset-policy", "--image-socket", "/var/run/dockershim.sock",
-        "-policy", "podpools", "--logger-debug", "*");
+        "--available-resources", "cpu=cpuset:0-63", "--reset-policy", "--reset-config", "--image-socket",
+        "/var/run/dockershim.sock", "-policy", "podpools", "--logger-debug", "*");
 
     assertThat(settings(line, Outcome.IGNORED)).containsExactly("--agent-socket");
     assertThat(settings(line, Outcome.REFUSED)).containsExactly("--available-resources", "--reset-policy",
-        "--image-socket", "-policy");
+        "--reset-config", "--image-socket", "-policy");
     assertThat(line.settings().get("logLevel").asText()).isEqualTo("debug");
   }
 

@@ -7,6 +7,7 @@ import io.crigate.policy.ActivePolicy;
 import io.crigate.policy.ConfigLayer;
 import io.crigate.spi.Causes;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.DurableStore;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -32,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * {@code crigate-config.*} or CRI Resource Manager {@code cri-resmgr-config.*} ConfigMap
  * ({@link ConfigMapNames}) is applied, or the layer is dropped
  * when none exists. A configuration the policy rejects is logged and posted as a Warning Event on
- * the node; the previous configuration stays active.
+ * the node; the previous configuration stays active. The one applied is remembered in the policy's
+ * durable store ({@link RememberedConfigMap}) and resumed at the next start, before the API server
+ * is asked.
  */
 public final class PolicyConfigMaps implements AutoCloseable {
 
@@ -46,24 +49,30 @@ public final class PolicyConfigMaps implements AutoCloseable {
   private final ClusterPolicySettings settings;
   private final ActivePolicy policy;
   private final NodeEvents events;
+  private final DurableStore store;
   private SharedIndexInformer<Node> nodes;
   private SharedIndexInformer<ConfigMap> configMaps;
   /** What was last decided on, so informer resyncs neither reapply nor repost: name@resourceVersion. */
   private String lastSeen = "";
 
-  private PolicyConfigMaps(ClusterPolicySettings settings, ActivePolicy policy, NodeEvents events) {
+  private PolicyConfigMaps(ClusterPolicySettings settings, ActivePolicy policy, NodeEvents events, DurableStore store) {
     this.settings = settings;
     this.policy = policy;
     this.events = events;
+    this.store = store;
   }
 
   /**
-   * Starts following the ConfigMaps; the chosen one, if any, is applied before this returns unless
-   * the API server cannot be read: it failed to answer, or gave no full answer within
-   * {@link #FIRST_SYNC}. The informers then keep retrying, and apply it once they have read it.
+   * Starts following the ConfigMaps. The one applied before the last stop, remembered in
+   * {@code store} (the policy plugin's own), is applied at once and this returns without waiting
+   * for the API server. Without one, the chosen ConfigMap, if any, is applied before this returns
+   * unless the API server cannot be read: it failed to answer, or gave no full answer within
+   * {@link #FIRST_SYNC}. Either way the informers keep retrying, and apply what they read.
    */
-  public static PolicyConfigMaps start(KubernetesClient client, ClusterPolicySettings settings, ActivePolicy policy) {
-    PolicyConfigMaps source = new PolicyConfigMaps(settings, policy, new NodeEvents(client, Clock.systemUTC()));
+  public static PolicyConfigMaps start(KubernetesClient client, ClusterPolicySettings settings, ActivePolicy policy,
+      DurableStore store) {
+    PolicyConfigMaps source = new PolicyConfigMaps(settings, policy, new NodeEvents(client, Clock.systemUTC()), store);
+    boolean resumed = source.resume();
     ResourceEventHandler<Object> onChange = new ResourceEventHandler<>() {
       @Override
       public void onAdd(Object obj) {
@@ -89,26 +98,70 @@ public final class PolicyConfigMaps implements AutoCloseable {
         retries("ConfigMaps in " + settings.namespace(), started, failure, firstFailure));
     CompletableFuture<Void> synced =
         CompletableFuture.allOf(source.nodes.start().toCompletableFuture(), source.configMaps.start().toCompletableFuture());
-    try {
-      // a refused or failed first list ends the wait: the API server is not there to wait for
-      CompletableFuture.anyOf(synced, firstFailure).get(FIRST_SYNC.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException | ExecutionException e) {
-      // handled below: not synced
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    if (!resumed) {
+      awaitFirst(synced, firstFailure);
     }
     if (!synced.isDone()) {
       // The adds of a late first list can reach the handler before both informers count as synced,
       // and reevaluate ignores them then; once both are, decide again, off fabric8's event loop.
       synced.thenRunAsync(source::reevaluate);
-      log.warn("policy ConfigMaps not read from {} ({}); running with the local configuration until they are",
-          client.getMasterUrl(),
-          firstFailure.isDone() ? innermost(firstFailure.join()) : "no answer within " + FIRST_SYNC.toSeconds() + " s");
+      if (!resumed) {
+        log.warn("policy ConfigMaps not read from {} ({}); running with the local configuration until they are",
+            client.getMasterUrl(),
+            firstFailure.isDone() ? innermost(firstFailure.join()) : "no answer within " + FIRST_SYNC.toSeconds() + " s");
+      }
     }
     source.reevaluate();
     log.info("policy configuration follows ConfigMaps {} in namespace {}",
         source.names().inPrecedence(), settings.namespace());
     return source;
+  }
+
+  /**
+   * Removes the ConfigMap remembered in {@code store}, for a configuration that no longer follows
+   * ConfigMaps: a later start that follows them again must not resume an old one.
+   */
+  public static void notFollowed(DurableStore store) {
+    if (RememberedConfigMap.forget(store)) {
+      log.info("policy ConfigMaps are no longer followed (no policy.kubernetes); the one remembered is forgotten");
+    }
+  }
+
+  private static void awaitFirst(CompletableFuture<Void> synced, CompletableFuture<Throwable> firstFailure) {
+    try {
+      // a refused or failed first list ends the wait: the API server is not there to wait for
+      CompletableFuture.anyOf(synced, firstFailure).get(FIRST_SYNC.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException | ExecutionException e) {
+      // the caller sees it: not synced
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /**
+   * Applies the remembered ConfigMap, if one is kept for this node. One the policy now rejects
+   * (crigate or the machine changed since) is forgotten, and the start waits for the API server.
+   */
+  private synchronized boolean resume() {
+    Optional<RememberedConfigMap> kept = RememberedConfigMap.recall(store, settings);
+    if (kept.isEmpty()) {
+      return false;
+    }
+    RememberedConfigMap remembered = kept.get();
+    try {
+      policy.reconfigure(ConfigLayer.CLUSTER, remembered.policy());
+    } catch (CrigateException e) {
+      log.warn("the remembered policy ConfigMap {}/{} no longer applies, forgotten: {}",
+          remembered.namespace(), remembered.configMap(), e.getMessage());
+      RememberedConfigMap.forget(store);
+      return false;
+    }
+    // lastSeen stays empty: the first list applies what it reads even at the same name and
+    // resourceVersion, which another API server (one restored, or rebuilt) may reuse for other data
+    log.info("policy configuration from ConfigMap {}/{} (resourceVersion {}) as applied before the last stop (policy {}); "
+        + "it stays until the API server says otherwise", remembered.namespace(), remembered.configMap(),
+        remembered.resourceVersion(), policy.active());
+    return true;
   }
 
   /**
@@ -153,9 +206,13 @@ public final class PolicyConfigMaps implements AutoCloseable {
       if (chosen.isEmpty()) {
         log.info("no crigate-config ConfigMap for node {}; the cluster layer is dropped", settings.node());
         policy.clear(ConfigLayer.CLUSTER);
+        RememberedConfigMap.forget(store);
       } else {
         ConfigMap cm = chosen.get();
-        policy.reconfigure(ConfigLayer.CLUSTER, section(cm));
+        JsonNode section = section(cm);
+        policy.reconfigure(ConfigLayer.CLUSTER, section);
+        new RememberedConfigMap(settings.namespace(), settings.node(), cm.getMetadata().getName(),
+            cm.getMetadata().getResourceVersion(), section).keep(store);
         log.info("policy configuration from ConfigMap {}/{} applied (policy {})",
             settings.namespace(), cm.getMetadata().getName(), policy.active());
       }

@@ -24,7 +24,6 @@ import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,6 +51,8 @@ class PolicyConfigMapsTest {
 
   @TempDir
   Path dir;
+  final MemoryStore store = new MemoryStore();
+  String section;
   ActivePolicy policy;
   PolicyConfigMaps source;
 
@@ -61,36 +62,34 @@ class PolicyConfigMapsTest {
         .withConnectionTimeout(120_000).withRequestTimeout(120_000).build()).build();
     client.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE)
         .withLabels(Map.of(GROUP_LABEL, "fast")).endMetadata().build()).create();
-    String section = """
+    section = """
         active: none
         reservedCpus: "0"
         sysfsRoot: %s
         kubeletCpuManagerState: %s
-        """.formatted(fixture("1-socket-4-core-nosmt"), dir.resolve("absent"));
-    policy = PolicyPlugin.create(new ObjectMapper(new YAMLFactory()).readTree(section),
-        new PluginInitContext("policy", null, dir, new MemoryStore(), updates -> List.of(), Clock.systemUTC()));
+        """.formatted(Fixtures.copyTo("1-socket-4-core-nosmt", dir.resolve("sysfs")), dir.resolve("absent"));
+    policy = newPolicy();
+  }
+
+  /** The policy plugin as serve builds it from the main configuration, on this test's store. */
+  ActivePolicy newPolicy() throws Exception {
+    return PolicyPlugin.create(new ObjectMapper(new YAMLFactory()).readTree(section),
+        new PluginInitContext("policy", null, dir, store, updates -> List.of(), Clock.systemUTC()));
+  }
+
+  /**
+   * What a restart leaves: the store, and a policy built again from the main configuration. The
+   * API server goes first, as {@link MockApiShutdown} needs, and does not come back.
+   */
+  void restartWithoutTheApiServer() throws Exception {
+    MockApiShutdown.stopServerThenClose(server, source, policy);
+    source = null;
+    policy = newPolicy();
   }
 
   @AfterEach
   void tearDown() throws Exception {
     MockApiShutdown.stopServerThenClose(server, source, policy, client);
-  }
-
-  /** A copy on the default file system: the policy takes its sysfs root as a path string. */
-  Path fixture(String name) throws Exception {
-    Path from = Fixtures.root(name);
-    Path to = dir.resolve("sysfs");
-    try (var paths = Files.walk(from)) {
-      for (Path p : paths.toList()) {
-        Path target = to.resolve(from.relativize(p).toString());
-        if (Files.isDirectory(p)) {
-          Files.createDirectories(target);
-        } else {
-          Files.copy(p, target);
-        }
-      }
-    }
-    return to;
   }
 
   void configMap(String name, String policyYaml) {
@@ -99,7 +98,7 @@ class PolicyConfigMapsTest {
   }
 
   void start() {
-    source = PolicyConfigMaps.start(client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy);
+    source = PolicyConfigMaps.start(client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy, store);
   }
 
   void awaitActive(String name) {
@@ -133,30 +132,121 @@ class PolicyConfigMapsTest {
 
   @Test
   void anApiServerUnreachableAtTheStartIsReadWhenItComesAndItsConfigMapApplied() throws Exception {
-    int port;
-    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = probe.getLocalPort(); // free once closed: the first lists are refused
-    }
-    // no retries inside one request: the informers' first lists fail, rather than outlast the outage
-    KubernetesClient early = new KubernetesClientBuilder().withConfig(new ConfigBuilder()
-        .withMasterUrl("http://127.0.0.1:" + port).withRequestRetryBackoffLimit(0).withRequestTimeout(120_000).build()).build();
-    KubernetesMockServer late = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
-        new KubernetesCrudDispatcher(), false);
+    ApiServerLater later = new ApiServerLater();
     try {
-      source = PolicyConfigMaps.start(early, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy);
+      source = PolicyConfigMaps.start(later.client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy, store);
       assertThat(policy.active()).isEqualTo("none"); // the local configuration meanwhile
 
-      late.init(InetAddress.getLoopbackAddress(), port);
-      try (KubernetesClient admin = late.createClient()) {
+      later.comesWithDefaultConfigMap("active: static");
+      awaitActive("static");
+    } finally {
+      later.stopThenClose(source);
+      source = null;
+    }
+  }
+
+  @Test
+  void theConfigMapLastAppliedIsResumedByARestartWithoutTheApiServerUntilItAnswers() throws Exception {
+    configMap("crigate-config.default", "active: static");
+    start();
+    assertThat(policy.active()).isEqualTo("static");
+    restartWithoutTheApiServer();
+    assertThat(policy.active()).isEqualTo("none"); // the main configuration alone, before the ConfigMaps
+
+    ApiServerLater later = new ApiServerLater();
+    try {
+      source = PolicyConfigMaps.start(later.client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy, store);
+      assertThat(policy.active()).isEqualTo("static"); // resumed, though nothing answered
+
+      // the ConfigMap changed while the node was away: the API server's answer wins, and is remembered
+      later.comesWithDefaultConfigMap("active: static-plus");
+      awaitActive("static-plus");
+      assertThat(RememberedConfigMap.recall(store, new ClusterPolicySettings(NS, NODE, GROUP_LABEL)))
+          .hasValueSatisfying(kept -> assertThat(kept.policy().path("active").asText()).isEqualTo("static-plus"));
+    } finally {
+      later.stopThenClose(source);
+      source = null;
+    }
+  }
+
+  @Test
+  void aConfigMapDeletedIsForgottenSoARestartWithoutTheApiServerRunsOnTheMainConfiguration() throws Exception {
+    configMap("crigate-config.default", "active: static");
+    start();
+    client.configMaps().inNamespace(NS).withName("crigate-config.default").delete();
+    awaitActive("none");
+    assertThat(store.get(RememberedConfigMap.KEY)).isEmpty();
+
+    restartWithoutTheApiServer();
+    ApiServerLater later = new ApiServerLater();
+    try {
+      source = PolicyConfigMaps.start(later.client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy, store);
+      assertThat(policy.active()).isEqualTo("none");
+    } finally {
+      later.stopThenClose(source);
+      source = null;
+    }
+  }
+
+  @Test
+  void aRememberedConfigMapIsNotResumedForAnotherNodeNorOnceThePolicyRejectsIt() throws Exception {
+    ClusterPolicySettings here = new ClusterPolicySettings(NS, NODE, GROUP_LABEL);
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    for (RememberedConfigMap stale : List.of(
+        new RememberedConfigMap(NS, "node-2", "crigate-config.node.node-2", "7", yaml.readTree("active: static")),
+        // a CPU this 4-core machine does not have, e.g. after its hardware changed
+        new RememberedConfigMap(NS, NODE, "crigate-config.default", "7", yaml.readTree("active: static\nreservedCpus: \"0-7\"")))) {
+      stale.keep(store);
+      ApiServerLater later = new ApiServerLater();
+      try {
+        source = PolicyConfigMaps.start(later.client, here, policy, store);
+        assertThat(policy.active()).as(stale.toString()).isEqualTo("none");
+        assertThat(store.get(RememberedConfigMap.KEY)).as(stale.toString()).isEmpty();
+      } finally {
+        later.stopThenClose(source);
+        source = null;
+      }
+    }
+  }
+
+  /**
+   * An API server that refuses connections until {@link #comesWithDefaultConfigMap} starts a CRUD
+   * mock on its port. The client does not retry inside one request, so the informers' first lists
+   * fail rather than outlast the outage.
+   */
+  static final class ApiServerLater {
+    final int port;
+    final KubernetesClient client;
+    final KubernetesMockServer server = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+        new KubernetesCrudDispatcher(), false);
+    boolean started;
+
+    ApiServerLater() throws Exception {
+      try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        port = probe.getLocalPort(); // free once closed: the first lists are refused
+      }
+      client = new KubernetesClientBuilder().withConfig(new ConfigBuilder().withMasterUrl("http://127.0.0.1:" + port)
+          .withRequestRetryBackoffLimit(0).withRequestTimeout(120_000).build()).build();
+    }
+
+    void comesWithDefaultConfigMap(String policyYaml) {
+      server.init(InetAddress.getLoopbackAddress(), port);
+      started = true;
+      try (KubernetesClient admin = server.createClient()) {
         admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
         admin.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata()
             .withName("crigate-config.default").endMetadata()
-            .withData(Map.of(PolicyConfigMaps.DATA_KEY, "active: static")).build()).create();
+            .withData(Map.of(PolicyConfigMaps.DATA_KEY, policyYaml)).build()).create();
       }
-      awaitActive("static");
-    } finally {
-      MockApiShutdown.stopServerThenClose(late, source, early);
-      source = null;
+    }
+
+    void stopThenClose(PolicyConfigMaps source) throws Exception {
+      if (started) {
+        MockApiShutdown.stopServerThenClose(server, source, client);
+      } else {
+        source.close();
+        client.close();
+      }
     }
   }
 
