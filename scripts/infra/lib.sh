@@ -44,10 +44,13 @@ infra_wait() {
 # infra_await NAME SECONDS DESCRIPTION COMMAND...: like infra_wait, but gives up at once when the
 # daemon NAME exits, so a daemon that dies at start is reported in seconds, not after the timeout.
 infra_await() {
-  local name=$1 deadline=$(( $(date +%s) + $2 )) what=$3
+  local name=$1 deadline=$(( $(date +%s) + $2 )) what=$3 pid
   shift 3
+  # Watch the pid as started, not infra_live_pid: until the forked shell has exec'd the daemon,
+  # its cmdline is this script's, which infra_live_pid takes for a stranger's (and forgets the pid).
+  pid=$(cat "$infra_pids/$name" 2>/dev/null) || return 1
   until "$@" >/dev/null 2>&1; do
-    infra_live_pid "$name" >/dev/null || return 1
+    ! infra_gone "$pid" || return 1
     [ "$(date +%s)" -lt "$deadline" ] || return 1
     sleep 0.1
   done

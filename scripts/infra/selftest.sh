@@ -4,7 +4,8 @@
 #     before it touches keys, users or daemons;
 #   - check-deps.sh names the package of a missing command and of a missing plugin;
 #   - infra_fail reports a daemon that exited, its log's last lines and the probable cause, for the
-#     failures seen in practice (a missing Slurm plugin, munge down).
+#     failures seen in practice (a missing Slurm plugin, munge down);
+#   - infra_await waits for the daemon it started, and stops waiting when that daemon exits.
 # Run by scripts/test.sh before the bring-up. Prints "N passed, N failed"; exits 1 on any failure.
 set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -70,6 +71,22 @@ printf '[2026-11-25T07:00:00.000] error: Munge encode failed: Failed to access "
   > "$tmp/slurmd.log"
 (CRIGATE_INFRA_DIR=$tmp/fail2; . "$here/lib.sh"; infra_fail slurm-slurmd "slurmd did not start" "$tmp/slurmd.log") > "$tmp/munge.out" 2>&1
 expect "infra_fail explains munge down" "$tmp/munge.out" $? 1 'probable cause: munge is not running'
+
+# infra_await follows the daemon it started even before its cmdline names the infra directory (the
+# moment between fork and exec, which under load it once took for a stranger's and gave up), and
+# still gives up when that daemon exits.
+(
+  export CRIGATE_INFRA_DIR=$tmp/await
+  . "$here/lib.sh"
+  mkdir -p "$infra_pids"
+  sleep 30 & echo $! > "$infra_pids/late"
+  (sleep 0.5; touch "$tmp/late-ready") &
+  infra_await late 20 "late daemon" test -e "$tmp/late-ready"; echo "late: $?"
+  kill %1
+  sleep 0.3 & echo $! > "$infra_pids/dying"
+  infra_await dying 20 "dying daemon" false; echo "dying: $?"
+) > "$tmp/await.out" 2>&1
+expect "infra_await follows its daemon, and not one that exited" "$tmp/await.out" 0 0 'late daemon ready' '^late: 0$' '^dying: 1$'
 
 echo "infra selftest: $passed passed, $failed failed"
 [ "$failed" = 0 ]
