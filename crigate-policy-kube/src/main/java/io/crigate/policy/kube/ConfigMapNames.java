@@ -16,6 +16,8 @@ record ConfigMapNames(String node, Optional<String> group) {
   static final String PREFIX = "crigate-config.";
   static final String CRI_RM_PREFIX = "cri-resmgr-config.";
   static final String DEFAULT = PREFIX + "default";
+  /** The data key holding the policy section as YAML, in crigate's ConfigMaps and CRI Resource Manager's. */
+  static final String DATA_KEY = "policy";
   /** The node label CRI Resource Manager reads a node's configuration group from. */
   static final String CRI_RM_GROUP_LABEL = "cri-resource-manager.intel.com/group";
 

@@ -32,7 +32,7 @@ final class CriRmConfigMapPolicy {
           refused.stream().map(SeedFinding::line).collect(Collectors.joining("; "))));
     }
     findings.with(SeedFinding.Outcome.IGNORED).forEach(f -> log.warn("ConfigMap {}: {} skipped: {}", name, f.setting(), f.detail()));
-    cm.getData().keySet().stream().filter(key -> !key.equals(PolicyConfigMaps.DATA_KEY)).sorted()
+    cm.getData().keySet().stream().filter(key -> !key.equals(ConfigMapNames.DATA_KEY)).sorted()
         .forEach(key -> log.warn("ConfigMap {}: data.{} skipped: crigate reads only the policy from ConfigMaps", name, key));
     return policy;
   }

@@ -1,5 +1,7 @@
 package io.crigate.policy.kube;
 
+import static io.crigate.policy.kube.ConfigMapNames.DATA_KEY;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -39,8 +41,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class PolicyConfigMaps implements AutoCloseable {
 
-  /** The ConfigMap data key holding the policy section as YAML. */
-  public static final String DATA_KEY = "policy";
   private static final Logger log = LoggerFactory.getLogger(PolicyConfigMaps.class);
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Duration RESYNC = Duration.ofMinutes(1);

@@ -94,7 +94,7 @@ class PolicyConfigMapsTest {
 
   void configMap(String name, String policyYaml) {
     client.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata().withName(name).endMetadata()
-        .withData(Map.of(PolicyConfigMaps.DATA_KEY, policyYaml)).build()).createOr(existing -> existing.update());
+        .withData(Map.of(ConfigMapNames.DATA_KEY, policyYaml)).build()).createOr(existing -> existing.update());
   }
 
   void start() {
@@ -236,7 +236,7 @@ class PolicyConfigMapsTest {
         admin.nodes().resource(new NodeBuilder().withNewMetadata().withName(NODE).endMetadata().build()).create();
         admin.configMaps().inNamespace(NS).resource(new ConfigMapBuilder().withNewMetadata()
             .withName("crigate-config.default").endMetadata()
-            .withData(Map.of(PolicyConfigMaps.DATA_KEY, policyYaml)).build()).create();
+            .withData(Map.of(ConfigMapNames.DATA_KEY, policyYaml)).build()).create();
       }
     }
 
