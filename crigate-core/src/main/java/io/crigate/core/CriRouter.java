@@ -8,6 +8,7 @@ import io.crigate.spi.adjust.ContainerStopper;
 import io.crigate.spi.adjust.PluginChain;
 import io.grpc.BindableService;
 import io.netty.channel.EventLoopGroup;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -99,9 +100,11 @@ final class CriRouter implements AutoCloseable {
    *
    * @return the chain, owned by the caller (closed after the server stops)
    */
-  public PluginChain startAdjustments(AdjustmentPlugins plugins, Path stateDir, GatewayState state) {
+  public PluginChain startAdjustments(AdjustmentPlugins plugins, Path stateDir, GatewayState state,
+      PrometheusRegistry metrics) {
     PluginEnvironment environment = new PluginEnvironment(stateDir,
-        name -> state.backendStore(PluginEnvironment.namespace(name)), adjustments::update, evictions, Clock.systemUTC());
+        name -> state.backendStore(PluginEnvironment.namespace(name)), adjustments::update, evictions, Clock.systemUTC(),
+        metrics);
     PluginChain chain = new PluginChain(plugins.create(environment));
     adjustments.start(chain);
     return chain;

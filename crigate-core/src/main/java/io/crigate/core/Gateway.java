@@ -145,7 +145,7 @@ public final class Gateway implements AutoCloseable {
       running.push(router.imageObserver());
       running.push(router);
       router.reconcile();
-      running.push(router.startAdjustments(plugins, config.stateDir(), state));
+      running.push(router.startAdjustments(plugins, config.stateDir(), state, extensions.metrics()));
       List<ServerInterceptor> interceptors = new ArrayList<>(List.of(GrpcErrors.interceptor()));
       if (config.dump().rules().enabled()) {
         DumpInterceptor dump = DumpInterceptor.open(config.dump(), Clock.systemUTC());

@@ -5,6 +5,7 @@ import io.crigate.spi.DurableStore;
 import io.crigate.spi.adjust.ContainerStopper;
 import io.crigate.spi.adjust.ContainerUpdater;
 import io.crigate.spi.adjust.PluginInitContext;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -20,9 +21,16 @@ import java.util.function.Function;
  * @param updater UpdateContainerResources through the gateway's routing
  * @param stopper carries out evictions (hosted NRI plugins ask for them): StopContainer through the gateway's routing
  * @param clock the time source
+ * @param metrics the registry the plugins' own metrics go into
  */
 public record PluginEnvironment(Path stateDir, Function<String, DurableStore> stores, ContainerUpdater updater,
-    ContainerStopper stopper, Clock clock) {
+    ContainerStopper stopper, Clock clock, PrometheusRegistry metrics) {
+
+  /** An environment whose plugins' metrics go nowhere (crigate nri-plugin serves none). */
+  public PluginEnvironment(Path stateDir, Function<String, DurableStore> stores, ContainerUpdater updater,
+      ContainerStopper stopper, Clock clock) {
+    this(stateDir, stores, updater, stopper, clock, new PrometheusRegistry());
+  }
 
   /** The durable namespace of plugin {@code name}; a prefix no backend name can start with keeps them apart. */
   public static String namespace(String name) {
@@ -36,6 +44,6 @@ public record PluginEnvironment(Path stateDir, Function<String, DurableStore> st
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create state dir of plugin " + name, e);
     }
-    return new PluginInitContext(name, settings, dir, stores.apply(name), updater, clock);
+    return new PluginInitContext(name, settings, dir, stores.apply(name), updater, clock, metrics);
   }
 }

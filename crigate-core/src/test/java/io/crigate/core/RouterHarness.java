@@ -11,6 +11,7 @@ import io.grpc.Server;
 import io.grpc.ServerInterceptors;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -64,7 +65,7 @@ final class RouterHarness implements AutoCloseable {
     if (reconcile) {
       router.reconcile();
     }
-    this.chain = router.startAdjustments(plugins, stateDir, state);
+    this.chain = router.startAdjustments(plugins, stateDir, state, new PrometheusRegistry());
     // Tests count the calls crigate makes while serving, not those of start-up.
     alpha.resetCalls();
     beta.resetCalls();

@@ -7,13 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.crigate.api.cri.v1.*;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse.BodyHandlers;
-import java.nio.file.Files;
 import java.time.Duration;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -82,7 +76,7 @@ class RelayIT {
     assertThat(unknown.getStatus().getDescription()).isEqualTo("container no-such-container");
 
     // two NOT_FOUND: the relayed one and crigate's own
-    String metrics = scrapeUntil(Pattern.compile(
+    String metrics = MetricsEndpoint.scrapeUntil(crigate, Pattern.compile(
         "crigate_cri_request_errors_total\\{code=\"NOT_FOUND\",method=\"ContainerStatus\"} 2(\\.0)?\n"));
     assertThat(metrics)
         .containsPattern("crigate_cri_request_duration_seconds_count\\{method=\"ContainerStatus\"} 3\n")
@@ -179,13 +173,4 @@ class RelayIT {
     throw new AssertionError("the call succeeded");
   }
 
-  private static String scrapeUntil(Pattern line) throws Exception {
-    Matcher listening = Pattern.compile("metrics on http://127.0.0.1:(\\d+)/metrics")
-        .matcher(Files.readString(crigate.workDir().resolve("crigate.log")));
-    assertThat(listening.find()).as("crigate logs where metrics are served").isTrue();
-    URI uri = URI.create("http://127.0.0.1:" + listening.group(1) + "/metrics");
-    HttpClient http = HttpClient.newHttpClient();
-    return await().atMost(Duration.ofSeconds(20)).until(
-        () -> http.send(HttpRequest.newBuilder(uri).build(), BodyHandlers.ofString()).body(), body -> line.matcher(body).find());
-  }
 }

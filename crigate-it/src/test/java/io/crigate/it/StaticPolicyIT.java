@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The static policy on real containerd, through {@code crigate serve}: what a process inside each
  * container is allowed to run on, before and after a crash of crigate and a live switch to
- * {@code none}. This machine has two CPUs: 0 is reserved (it stays in the shared pool, as with the
+ * {@code none}, and the switch on /metrics. This machine has two CPUs: 0 is reserved (it stays in the shared pool, as with the
  * kubelet's static policy) and 1 is the one that can be given out.
  */
 class StaticPolicyIT {
@@ -29,6 +30,9 @@ class StaticPolicyIT {
             reservedCpus: "0"
             configFile: ${WORK_DIR}/policy.yaml
             kubeletCpuManagerState: ${WORK_DIR}/no-kubelet-cpu-manager-state
+          metrics:
+            enabled: true
+            port: 0
           """);
 
   final PolicyPods pods = new PolicyPods(crigate, infra);
@@ -58,6 +62,10 @@ class StaticPolicyIT {
 
     await("both containers widened after the switch to none").atMost(Duration.ofSeconds(60))
         .until(() -> pods.allowedCpus(guaranteed).equals("0-1") && pods.allowedCpus(burstable).equals("0-1"));
+    // what the policy did, on /metrics: the policy that runs now, the one switch since the restart
+    assertThat(MetricsEndpoint.scrapeUntil(crigate, Pattern.compile("(?m)^crigate_policy_switches_total 1(\\.0)?$")))
+        .contains("crigate_policy_active_info{policy=\"none\"} 1")
+        .doesNotContain("crigate_policy_active_info{policy=\"static\"}");
   }
 
   static Path policyFile() {

@@ -8,7 +8,6 @@ import static org.awaitility.Awaitility.await;
 import io.crigate.api.cri.v1.*;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
-import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
@@ -16,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,15 +176,8 @@ class StreamingIT {
   @Test
   void metricsShowCallsBackendsStoreWritesAndSlurmJobs() throws Exception {
     execUrl(ExecRequest.newBuilder().addCmd("true").setStdout(true));
-    Matcher listening = Pattern.compile("metrics on http://127.0.0.1:(\\d+)/metrics")
-        .matcher(Files.readString(crigate.workDir().resolve("crigate.log")));
-    assertThat(listening.find()).as("crigate logs where metrics are served").isTrue();
-    String base = "http://127.0.0.1:" + listening.group(1);
-    HttpClient http = HttpClient.newHttpClient();
-
-    String metrics = await().atMost(Duration.ofSeconds(10)).until(
-        () -> http.send(HttpRequest.newBuilder(URI.create(base + "/metrics")).build(), BodyHandlers.ofString()).body(),
-        body -> body.contains("crigate_slurm_poll_duration_seconds_count{backend=\"hpc\"}"));
+    String metrics = MetricsEndpoint.scrapeUntil(crigate,
+        Pattern.compile(Pattern.quote("crigate_slurm_poll_duration_seconds_count{backend=\"hpc\"}")));
 
     assertThat(metrics)
         .contains("crigate_cri_request_duration_seconds_count{method=\"Exec\"}")
@@ -195,8 +186,8 @@ class StreamingIT {
         .contains("crigate_db_write_duration_seconds_count{store=\"backend:hpc\"}")
         .contains("crigate_slurm_commands_per_poll_count{backend=\"hpc\"}")
         .containsPattern("crigate_slurm_jobs\\{backend=\"hpc\",state=\"RUNNING\"} [1-9]");
-    assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/readyz")).build(), BodyHandlers.ofString())
-        .statusCode()).isEqualTo(200);
+    assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(MetricsEndpoint.base(crigate).resolve("/readyz")).build(),
+        BodyHandlers.ofString()).statusCode()).isEqualTo(200);
   }
 
   @Test

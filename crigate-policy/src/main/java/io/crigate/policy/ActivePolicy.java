@@ -39,6 +39,7 @@ public final class ActivePolicy implements AdjustmentPlugin {
   private final CpuTopology topology;
   private final DurableStore store;
   private final ContainerUpdater updater;
+  private final PolicyMetrics metrics;
   private final Map<String, PodContext> pods = new LinkedHashMap<>();
   private final Map<ContainerKey, ContainerContext> containers = new LinkedHashMap<>();
   /** Pods whose unread seed annotations were logged: once per pod, whether created or recovered. */
@@ -48,19 +49,22 @@ public final class ActivePolicy implements AdjustmentPlugin {
   private PolicySettings settings;
   private AdjustmentPlugin policy;
 
-  ActivePolicy(CpuTopology topology, DurableStore store, ContainerUpdater updater, PolicyLayers layers) {
+  ActivePolicy(CpuTopology topology, DurableStore store, ContainerUpdater updater, PolicyLayers layers,
+      PolicyMetrics metrics) {
     this.topology = topology;
     this.store = store;
     this.updater = updater;
+    this.metrics = metrics;
     this.layers = layers;
     this.settings = read(layers.merged());
     this.policy = build(settings);
+    metrics.attach(this);
   }
 
   /** Builds the plugin for its configuration, discovering topology under its {@code sysfsRoot}. */
-  static ActivePolicy create(PolicyLayers layers, DurableStore store, ContainerUpdater updater) {
+  static ActivePolicy create(PolicyLayers layers, DurableStore store, ContainerUpdater updater, PolicyMetrics metrics) {
     CpuTopology topology = io.crigate.topology.Sysfs.discover(PolicySettings.sysfsRoot(layers.merged()));
-    return new ActivePolicy(topology, store, updater, layers);
+    return new ActivePolicy(topology, store, updater, layers, metrics);
   }
 
   @Override
@@ -72,6 +76,11 @@ public final class ActivePolicy implements AdjustmentPlugin {
     return settings.active();
   }
 
+  /** Where this policy reports what it did; the ConfigMap layer adds where its configuration came from. */
+  public PolicyMetrics metrics() {
+    return metrics;
+  }
+
   /**
    * Puts {@code overlay} in place as {@code layer}'s configuration and applies the result. A bad one
    * throws {@link io.crigate.spi.CrigateException} naming the field, and the running configuration
@@ -80,6 +89,15 @@ public final class ActivePolicy implements AdjustmentPlugin {
    * @return the updates that failed to apply
    */
   public List<ContainerUpdate> reconfigure(ConfigLayer layer, JsonNode overlay) {
+    try {
+      return apply(layers.with(layer, checked(layer, overlay)));
+    } catch (CrigateException e) {
+      metrics.rejected(layer);
+      throw e;
+    }
+  }
+
+  private static JsonNode checked(ConfigLayer layer, JsonNode overlay) {
     if (!overlay.isObject()) {
       throw new CrigateException.InvalidArgument(
           "the %s policy configuration must be a mapping of policy settings".formatted(layer.name().toLowerCase(Locale.ROOT)));
@@ -90,12 +108,17 @@ public final class ActivePolicy implements AdjustmentPlugin {
             .formatted(key, layer.name().toLowerCase(Locale.ROOT)));
       }
     }
-    return apply(layers.with(layer, overlay));
+    return overlay;
   }
 
   /** Drops {@code layer}'s configuration (its ConfigMap or file is gone) and applies what remains. */
   public List<ContainerUpdate> clear(ConfigLayer layer) {
-    return apply(layers.without(layer));
+    try {
+      return apply(layers.without(layer));
+    } catch (CrigateException e) {
+      metrics.rejected(layer);
+      throw e;
+    }
   }
 
   private List<ContainerUpdate> apply(PolicyLayers next) {
@@ -109,6 +132,9 @@ public final class ActivePolicy implements AdjustmentPlugin {
       AdjustmentPlugin replacement = build(nextSettings);
       layers = next;
       log.info("switching policy {} -> {} ({} containers replanned)", settings.active(), nextSettings.active(), containers.size());
+      if (!nextSettings.active().equals(settings.active())) {
+        metrics.switched();
+      }
       policy.close();
       policy = replacement;
       settings = nextSettings;

@@ -16,10 +16,12 @@ public final class PolicyPlugin {
   public static ActivePolicy create(JsonNode section, PluginInitContext context) {
     String configFile = section.path("configFile").asText("");
     if (configFile.isEmpty()) {
-      return ActivePolicy.create(PolicyLayers.of(section), context.store(), context.updater());
+      return ActivePolicy.create(PolicyLayers.of(section), context.store(), context.updater(),
+          PolicyMetrics.in(context.metrics()));
     }
     Path file = Path.of(configFile);
-    ActivePolicy policy = ActivePolicy.create(PolicyFile.layered(file, PolicyLayers.of(section)), context.store(), context.updater());
+    ActivePolicy policy = ActivePolicy.create(PolicyFile.layered(file, PolicyLayers.of(section)), context.store(), context.updater(),
+        PolicyMetrics.in(context.metrics()));
     policy.closeWith(PolicyFile.watch(file, policy));
     return policy;
   }

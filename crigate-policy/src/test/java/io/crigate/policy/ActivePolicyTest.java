@@ -21,7 +21,9 @@ import io.crigate.spi.adjust.LinuxResources;
 import io.crigate.spi.adjust.PluginResult;
 import io.crigate.spi.adjust.PodContext;
 import io.crigate.spi.adjust.QosClass;
+import io.crigate.testsupport.MetricValues;
 import io.crigate.topology.Fixtures;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,6 +42,7 @@ class ActivePolicyTest {
   @TempDir
   Path dir;
   final List<ContainerUpdate> delivered = new ArrayList<>();
+  final PrometheusRegistry registry = new PrometheusRegistry();
 
   static JsonNode yaml(String text) throws Exception {
     return YAML.readTree(text);
@@ -49,7 +52,7 @@ class ActivePolicyTest {
     return new ActivePolicy(Fixtures.topology(FIXTURE), new MemoryStore(), updates -> {
       delivered.addAll(updates);
       return List.of();
-    }, PolicyLayers.of(yaml(yaml + "\nkubeletCpuManagerState: " + dir.resolve("cpu_manager_state"))));
+    }, PolicyLayers.of(yaml(yaml + "\nkubeletCpuManagerState: " + dir.resolve("cpu_manager_state"))), PolicyMetrics.in(registry));
   }
 
   /** A Guaranteed 1-CPU container and a Burstable one, both created and running under {@code policy}. */
@@ -137,6 +140,23 @@ class ActivePolicyTest {
     });
     PluginResult next = policy.createContainer(pod("h", QosClass.GUARANTEED, Map.of()), container("h", "db", 1000));
     assertThat(next.adjustment().resources().cpusetCpus()).contains("1");
+  }
+
+  @Test
+  void theRunningPolicyItsSwitchesAndRefusedConfigurationsAreExported() throws Exception {
+    ActivePolicy policy = policy("active: static\nreservedCpus: \"0\"");
+    assertThat(MetricValues.of(registry, "crigate_policy_active_info", "policy", "static")).isEqualTo(1);
+
+    policy.reconfigure(ConfigLayer.CLUSTER, yaml("active: none"));
+    policy.reconfigure(ConfigLayer.FILE, yaml("active: none")); // the same policy: no switch
+    assertThatThrownBy(() -> policy.reconfigure(ConfigLayer.FILE, yaml("active: balloonz")))
+        .isInstanceOf(CrigateException.class);
+
+    assertThat(MetricValues.of(registry, "crigate_policy_active_info", "policy", "none")).isEqualTo(1);
+    assertThat(MetricValues.of(registry, "crigate_policy_active_info", "policy", "static")).isNull();
+    assertThat(MetricValues.of(registry, "crigate_policy_switches")).isEqualTo(1);
+    assertThat(MetricValues.of(registry, "crigate_policy_rejected_configurations", "layer", "file")).isEqualTo(1);
+    assertThat(MetricValues.of(registry, "crigate_policy_rejected_configurations", "layer", "cluster")).isNull();
   }
 
   @Test
@@ -256,7 +276,7 @@ class ActivePolicyTest {
     ActivePolicy policy = new ActivePolicy(Fixtures.topology(FIXTURE), new MemoryStore(), updates -> {
       delivered.addAll(updates);
       return List.of();
-    }, PolicyFile.layered(file, PolicyLayers.of(section)));
+    }, PolicyFile.layered(file, PolicyLayers.of(section)), PolicyMetrics.in(registry));
     try (LiveConfigFile watch = PolicyFile.watch(file, policy)) {
       runTwo(policy);
 

@@ -9,6 +9,7 @@ import io.crigate.policy.ActivePolicy;
 import io.crigate.policy.MemoryStore;
 import io.crigate.policy.PolicyPlugin;
 import io.crigate.spi.adjust.PluginInitContext;
+import io.crigate.testsupport.MetricValues;
 import io.crigate.testsupport.MockApiShutdown;
 import io.crigate.topology.Fixtures;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
@@ -22,6 +23,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -52,6 +54,7 @@ class PolicyConfigMapsTest {
   @TempDir
   Path dir;
   final MemoryStore store = new MemoryStore();
+  final PrometheusRegistry registry = new PrometheusRegistry();
   String section;
   ActivePolicy policy;
   PolicyConfigMaps source;
@@ -74,7 +77,7 @@ class PolicyConfigMapsTest {
   /** The policy plugin as serve builds it from the main configuration, on this test's store. */
   ActivePolicy newPolicy() throws Exception {
     return PolicyPlugin.create(new ObjectMapper(new YAMLFactory()).readTree(section),
-        new PluginInitContext("policy", null, dir, store, updates -> List.of(), Clock.systemUTC()));
+        new PluginInitContext("policy", null, dir, store, updates -> List.of(), Clock.systemUTC(), registry));
   }
 
   /**
@@ -157,10 +160,13 @@ class PolicyConfigMapsTest {
     try {
       source = PolicyConfigMaps.start(later.client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy, store);
       assertThat(policy.active()).isEqualTo("static"); // resumed, though nothing answered
+      assertThat(configMapInfo("remembered")).isEqualTo(1);
 
       // the ConfigMap changed while the node was away: the API server's answer wins, and is remembered
       later.comesWithDefaultConfigMap("active: static-plus");
       awaitActive("static-plus");
+      assertThat(configMapInfo("api-server")).isEqualTo(1);
+      assertThat(configMapInfo("remembered")).isNull();
       assertThat(RememberedConfigMap.recall(store, new ClusterPolicySettings(NS, NODE, GROUP_LABEL)))
           .hasValueSatisfying(kept -> assertThat(kept.policy().path("active").asText()).isEqualTo("static-plus"));
     } finally {
@@ -207,6 +213,12 @@ class PolicyConfigMapsTest {
         source = null;
       }
     }
+  }
+
+  /** crigate_policy_cluster_configmap_info for the default ConfigMap, read as {@code from} says; null when absent. */
+  Double configMapInfo(String from) {
+    return MetricValues.of(registry, "crigate_policy_cluster_configmap_info",
+        "configmap", NS + "/crigate-config.default", "from", from);
   }
 
   /**

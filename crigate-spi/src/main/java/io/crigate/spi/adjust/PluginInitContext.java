@@ -2,6 +2,7 @@ package io.crigate.spi.adjust;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.DurableStore;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 
@@ -14,6 +15,15 @@ import java.time.Clock;
  * @param store durable records in the plugin's own namespace (e.g. CPU allocations)
  * @param updater delivers updates decided outside an event
  * @param clock the time source
+ * @param metrics where the plugin registers its own metrics (names start with {@code crigate_});
+ *     exported on /metrics when metrics are enabled
  */
 public record PluginInitContext(String name, JsonNode settings, Path stateDir, DurableStore store,
-    ContainerUpdater updater, Clock clock) {}
+    ContainerUpdater updater, Clock clock, PrometheusRegistry metrics) {
+
+  /** A context whose metrics go nowhere. */
+  public PluginInitContext(String name, JsonNode settings, Path stateDir, DurableStore store, ContainerUpdater updater,
+      Clock clock) {
+    this(name, settings, stateDir, store, updater, clock, new PrometheusRegistry());
+  }
+}
