@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -37,6 +38,14 @@ final class AdjustmentPluginsConfig {
 
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Set<String> ENGINE_SECTIONS = new TreeSet<>(Set.of("policy", RuntimeHooks.SECTION));
+  /** How long serve's start waits for a first read of the policy ConfigMaps when none is remembered. */
+  private static final Duration SERVE_FIRST_SYNC_WAIT = Duration.ofSeconds(10);
+  /**
+   * The same for nri-plugin, whose Configure it delays: a launched plugin has the runtime's
+   * registration timeout (5 s by default) from its start to register and be configured, and the
+   * JVM's start takes 1.2-2.5 s of it.
+   */
+  private static final Duration NRI_FIRST_SYNC_WAIT = Duration.ofSeconds(2);
 
   private AdjustmentPluginsConfig() {}
 
@@ -49,7 +58,7 @@ final class AdjustmentPluginsConfig {
   static AdjustmentPlugins of(GatewayConfig config) {
     NriRuntime.Settings nri = config.nri().isMissingNode() ? null : NriRuntime.Settings.fromConfig(config.nri());
     return environment -> {
-      List<AdjustmentPlugin> plugins = new ArrayList<>(policy(config.policy(), environment));
+      List<AdjustmentPlugin> plugins = new ArrayList<>(policy(config.policy(), environment, SERVE_FIRST_SYNC_WAIT));
       RuntimeHooks.forMode(config.hooks(), HookMode.PROXY).ifPresent(plugins::add);
       if (nri != null) {
         try {
@@ -68,7 +77,7 @@ final class AdjustmentPluginsConfig {
    */
   static AdjustmentPlugins engine(JsonNode root) {
     return environment -> {
-      List<AdjustmentPlugin> plugins = new ArrayList<>(policy(root.path("policy"), environment));
+      List<AdjustmentPlugin> plugins = new ArrayList<>(policy(root.path("policy"), environment, NRI_FIRST_SYNC_WAIT));
       RuntimeHooks.forMode(root.path(RuntimeHooks.SECTION), HookMode.NRI).ifPresent(plugins::add);
       return plugins;
     };
@@ -100,8 +109,9 @@ final class AdjustmentPluginsConfig {
     return engine(root);
   }
 
-  private static List<AdjustmentPlugin> policy(JsonNode section, PluginEnvironment environment) {
+  private static List<AdjustmentPlugin> policy(JsonNode section, PluginEnvironment environment, Duration firstSyncWait) {
     if (section.isMissingNode()) {
+      PolicyConfigMaps.notFollowed(environment.stores().apply(ActivePolicy.NAME));
       return List.of();
     }
     PluginInitContext context = environment.context(ActivePolicy.NAME, section);
@@ -116,7 +126,7 @@ final class AdjustmentPluginsConfig {
     // it the start, which waits for the ConfigMaps until they are read or fail.
     KubernetesClient client = new KubernetesClientBuilder()
         .withConfig(new ConfigBuilder(Config.autoConfigure(null)).withRequestRetryBackoffLimit(0).build()).build();
-    policy.closeWith(PolicyConfigMaps.start(client, cluster.get(), policy, context.store()));
+    policy.closeWith(PolicyConfigMaps.start(client, cluster.get(), policy, context.store(), firstSyncWait));
     policy.closeWith(client);
     return List.of(policy);
   }

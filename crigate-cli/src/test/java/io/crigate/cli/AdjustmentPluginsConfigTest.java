@@ -21,6 +21,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
@@ -41,8 +42,21 @@ class AdjustmentPluginsConfigTest {
   private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
   private final Logger policyConfigMaps = (Logger) LoggerFactory.getLogger(PolicyConfigMaps.class);
 
+  /** A policy on a 4-CPU fixture with the main configuration's own policy, none. */
+  private String local;
+  /** The same, following node-1's ConfigMaps. */
+  private String following;
+
   @BeforeEach
-  void open() {
+  void open() throws Exception {
+    local = """
+        policy:
+          active: none
+          reservedCpus: "0"
+          sysfsRoot: %s
+          kubeletCpuManagerState: %s
+        """.formatted(Fixtures.copyTo("1-socket-4-core-nosmt", dir.resolve("sysfs")), dir.resolve("absent"));
+    following = local + "  kubernetes: {node: node-1}\n";
     state = GatewayState.open(dir);
     logs.start();
     policyConfigMaps.addAppender(logs);
@@ -89,14 +103,54 @@ class AdjustmentPluginsConfigTest {
   @Timeout(120)
   @Test
   void aRestartResumesThePolicyConfigMapWithoutItsApiServerUntilTheConfigurationStopsFollowingThem() throws Exception {
-    String local = """
-        policy:
-          active: none
-          reservedCpus: "0"
-          sysfsRoot: %s
-          kubeletCpuManagerState: %s
-        """.formatted(Fixtures.copyTo("1-socket-4-core-nosmt", dir.resolve("sysfs")), dir.resolve("absent"));
-    String following = local + "  kubernetes: {node: node-1}\n";
+    rememberStaticFromAnApiServer();
+
+    restart();
+    UnreachableApi.set();
+    assertThat(activePolicyAfterStart(following)).as("resumed without the API server").isEqualTo("static");
+    assertThat(activePolicyAfterStart(local)).isEqualTo("none");
+    assertThat(activePolicyAfterStart(following)).as("forgotten once not followed").isEqualTo("none");
+  }
+
+  /** A configuration without any policy section forgets the remembered ConfigMap as well. */
+  @Timeout(120)
+  @Test
+  void aConfigurationWithoutAPolicyForgetsTheRememberedConfigMap() throws Exception {
+    rememberStaticFromAnApiServer();
+
+    restart();
+    UnreachableApi.set();
+    for (AdjustmentPlugin plugin : AdjustmentPluginsConfig.engine("{}").create(environment())) {
+      plugin.close();
+    }
+    assertThat(activePolicyAfterStart(following)).isEqualTo("none");
+  }
+
+  /**
+   * nri-plugin waits for a first read of the ConfigMaps for 2 s, not serve's 10: the runtime gives a
+   * launched plugin 5 s from its start to be configured. An API server that takes the connection and
+   * never answers shows the wait.
+   */
+  @Timeout(60)
+  @Test
+  void nriPluginWaitsForASilentApiServerForTwoSeconds() throws Exception {
+    try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
+      UnreachableApi.pointAt("http://127.0.0.1:" + silent.getLocalPort());
+      List<AdjustmentPlugin> plugins = AdjustmentPluginsConfig.engine(following).create(environment());
+      try {
+        assertThat(activePolicy(plugins)).isEqualTo("none");
+        assertThat(logs.list).filteredOn(event -> event.getLevel() == Level.WARN)
+            .anySatisfy(event -> assertThat(event.getFormattedMessage()).contains("(no answer within 2 s)"));
+      } finally {
+        for (AdjustmentPlugin plugin : plugins) {
+          plugin.close();
+        }
+      }
+    }
+  }
+
+  /** A first run whose API server chooses crigate-config.default, active: static, for node-1. */
+  private void rememberStaticFromAnApiServer() throws Exception {
     KubernetesMockServer api = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
         new KubernetesCrudDispatcher(), false);
     api.init(InetAddress.getLoopbackAddress(), 0);
@@ -113,12 +167,6 @@ class AdjustmentPluginsConfigTest {
       // the API server first: a watch closed while it runs can hang its shutdown
       MockApiShutdown.stopServerThenClose(api, plugins.toArray(AutoCloseable[]::new));
     }
-
-    restart();
-    UnreachableApi.set();
-    assertThat(activePolicyAfterStart(following)).as("resumed without the API server").isEqualTo("static");
-    assertThat(activePolicyAfterStart(local)).isEqualTo("none");
-    assertThat(activePolicyAfterStart(following)).as("forgotten once not followed").isEqualTo("none");
   }
 
   private PluginEnvironment environment() {

@@ -45,7 +45,6 @@ public final class PolicyConfigMaps implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(PolicyConfigMaps.class);
   private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
   private static final Duration RESYNC = Duration.ofMinutes(1);
-  private static final Duration FIRST_SYNC = Duration.ofSeconds(10);
 
   private final ClusterPolicySettings settings;
   private final ActivePolicy policy;
@@ -68,10 +67,10 @@ public final class PolicyConfigMaps implements AutoCloseable {
    * {@code store} (the policy plugin's own), is applied at once and this returns without waiting
    * for the API server. Without one, the chosen ConfigMap, if any, is applied before this returns
    * unless the API server cannot be read: it failed to answer, or gave no full answer within
-   * {@link #FIRST_SYNC}. Either way the informers keep retrying, and apply what they read.
+   * {@code firstSyncWait}. Either way the informers keep retrying, and apply what they read.
    */
   public static PolicyConfigMaps start(KubernetesClient client, ClusterPolicySettings settings, ActivePolicy policy,
-      DurableStore store) {
+      DurableStore store, Duration firstSyncWait) {
     PolicyConfigMaps source = new PolicyConfigMaps(settings, policy, new NodeEvents(client, Clock.systemUTC()), store);
     boolean resumed = source.resume();
     ResourceEventHandler<Object> onChange = new ResourceEventHandler<>() {
@@ -100,7 +99,7 @@ public final class PolicyConfigMaps implements AutoCloseable {
     CompletableFuture<Void> synced =
         CompletableFuture.allOf(source.nodes.start().toCompletableFuture(), source.configMaps.start().toCompletableFuture());
     if (!resumed) {
-      awaitFirst(synced, firstFailure);
+      awaitFirst(synced, firstFailure, firstSyncWait);
     }
     if (!synced.isDone()) {
       // The adds of a late first list can reach the handler before both informers count as synced,
@@ -109,7 +108,7 @@ public final class PolicyConfigMaps implements AutoCloseable {
       if (!resumed) {
         log.warn("policy ConfigMaps not read from {} ({}); running with the local configuration until they are",
             client.getMasterUrl(),
-            firstFailure.isDone() ? innermost(firstFailure.join()) : "no answer within " + FIRST_SYNC.toSeconds() + " s");
+            firstFailure.isDone() ? innermost(firstFailure.join()) : "no answer within " + firstSyncWait.toSeconds() + " s");
       }
     }
     source.reevaluate();
@@ -124,14 +123,15 @@ public final class PolicyConfigMaps implements AutoCloseable {
    */
   public static void notFollowed(DurableStore store) {
     if (RememberedConfigMap.forget(store)) {
-      log.info("policy ConfigMaps are no longer followed (no policy.kubernetes); the one remembered is forgotten");
+      log.info("policy ConfigMaps are no longer followed (no policy.kubernetes, or no policy); the one remembered is forgotten");
     }
   }
 
-  private static void awaitFirst(CompletableFuture<Void> synced, CompletableFuture<Throwable> firstFailure) {
+  private static void awaitFirst(CompletableFuture<Void> synced, CompletableFuture<Throwable> firstFailure,
+      Duration wait) {
     try {
       // a refused or failed first list ends the wait: the API server is not there to wait for
-      CompletableFuture.anyOf(synced, firstFailure).get(FIRST_SYNC.toMillis(), TimeUnit.MILLISECONDS);
+      CompletableFuture.anyOf(synced, firstFailure).get(wait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException | ExecutionException e) {
       // the caller sees it: not synced
     } catch (InterruptedException e) {

@@ -45,6 +45,9 @@ class PolicyConfigMapsTest {
   static final String NODE = "node-1";
   static final String GROUP_LABEL = "crigate.io/config-group";
   static final Duration WAIT = Duration.ofSeconds(30);
+  /** serve's wait for the first read of the ConfigMaps. */
+  static final Duration FIRST_SYNC_WAIT = Duration.ofSeconds(10);
+  static final ClusterPolicySettings SETTINGS = new ClusterPolicySettings(NS, NODE, GROUP_LABEL);
 
   KubernetesClient mock;
   KubernetesMockServer server;
@@ -101,7 +104,7 @@ class PolicyConfigMapsTest {
   }
 
   void start() {
-    source = PolicyConfigMaps.start(client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy, store);
+    source = PolicyConfigMaps.start(client, SETTINGS, policy, store, FIRST_SYNC_WAIT);
   }
 
   void awaitActive(String name) {
@@ -137,7 +140,7 @@ class PolicyConfigMapsTest {
   void anApiServerUnreachableAtTheStartIsReadWhenItComesAndItsConfigMapApplied() throws Exception {
     ApiServerLater later = new ApiServerLater();
     try {
-      source = PolicyConfigMaps.start(later.client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy, store);
+      source = PolicyConfigMaps.start(later.client, SETTINGS, policy, store, FIRST_SYNC_WAIT);
       assertThat(policy.active()).isEqualTo("none"); // the local configuration meanwhile
 
       later.comesWithDefaultConfigMap("active: static");
@@ -158,7 +161,7 @@ class PolicyConfigMapsTest {
 
     ApiServerLater later = new ApiServerLater();
     try {
-      source = PolicyConfigMaps.start(later.client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy, store);
+      source = PolicyConfigMaps.start(later.client, SETTINGS, policy, store, FIRST_SYNC_WAIT);
       assertThat(policy.active()).isEqualTo("static"); // resumed, though nothing answered
       assertThat(configMapInfo("remembered")).isEqualTo(1);
 
@@ -167,7 +170,7 @@ class PolicyConfigMapsTest {
       awaitActive("static-plus");
       assertThat(configMapInfo("api-server")).isEqualTo(1);
       assertThat(configMapInfo("remembered")).isNull();
-      assertThat(RememberedConfigMap.recall(store, new ClusterPolicySettings(NS, NODE, GROUP_LABEL)))
+      assertThat(RememberedConfigMap.recall(store, SETTINGS))
           .hasValueSatisfying(kept -> assertThat(kept.policy().path("active").asText()).isEqualTo("static-plus"));
     } finally {
       later.stopThenClose(source);
@@ -186,7 +189,7 @@ class PolicyConfigMapsTest {
     restartWithoutTheApiServer();
     ApiServerLater later = new ApiServerLater();
     try {
-      source = PolicyConfigMaps.start(later.client, new ClusterPolicySettings(NS, NODE, GROUP_LABEL), policy, store);
+      source = PolicyConfigMaps.start(later.client, SETTINGS, policy, store, FIRST_SYNC_WAIT);
       assertThat(policy.active()).isEqualTo("none");
     } finally {
       later.stopThenClose(source);
@@ -196,7 +199,6 @@ class PolicyConfigMapsTest {
 
   @Test
   void aRememberedConfigMapIsNotResumedForAnotherNodeNorOnceThePolicyRejectsIt() throws Exception {
-    ClusterPolicySettings here = new ClusterPolicySettings(NS, NODE, GROUP_LABEL);
     ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
     for (RememberedConfigMap stale : List.of(
         new RememberedConfigMap(NS, "node-2", "crigate-config.node.node-2", "7", yaml.readTree("active: static")),
@@ -205,7 +207,7 @@ class PolicyConfigMapsTest {
       stale.keep(store);
       ApiServerLater later = new ApiServerLater();
       try {
-        source = PolicyConfigMaps.start(later.client, here, policy, store);
+        source = PolicyConfigMaps.start(later.client, SETTINGS, policy, store, FIRST_SYNC_WAIT);
         assertThat(policy.active()).as(stale.toString()).isEqualTo("none");
         assertThat(store.get(RememberedConfigMap.KEY)).as(stale.toString()).isEmpty();
       } finally {
