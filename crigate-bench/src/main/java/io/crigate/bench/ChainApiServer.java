@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -63,6 +64,11 @@ final class ChainApiServer implements AutoCloseable {
 
   KubernetesClient client() {
     return client;
+  }
+
+  /** The address the kubeconfig names, for a stand-in on the same port once this server is closed. */
+  InetSocketAddress address() {
+    return new InetSocketAddress(server.getHostName(), server.getPort());
   }
 
   /** For {@code KUBECONFIG} of the processes that talk to this server. */
