@@ -89,12 +89,7 @@ public final class ActivePolicy implements AdjustmentPlugin {
    * @return the updates that failed to apply
    */
   public List<ContainerUpdate> reconfigure(ConfigLayer layer, JsonNode overlay) {
-    try {
-      return apply(layers.with(layer, checked(layer, overlay)));
-    } catch (CrigateException e) {
-      metrics.rejected(layer);
-      throw e;
-    }
+    return countingRefusal(layer, () -> apply(layers.with(layer, checked(layer, overlay))));
   }
 
   private static JsonNode checked(ConfigLayer layer, JsonNode overlay) {
@@ -113,8 +108,13 @@ public final class ActivePolicy implements AdjustmentPlugin {
 
   /** Drops {@code layer}'s configuration (its ConfigMap or file is gone) and applies what remains. */
   public List<ContainerUpdate> clear(ConfigLayer layer) {
+    return countingRefusal(layer, () -> apply(layers.without(layer)));
+  }
+
+  /** Runs {@code change}, counting it as {@code layer}'s refused configuration when it throws. */
+  private List<ContainerUpdate> countingRefusal(ConfigLayer layer, Supplier<List<ContainerUpdate>> change) {
     try {
-      return apply(layers.without(layer));
+      return change.get();
     } catch (CrigateException e) {
       metrics.rejected(layer);
       throw e;
