@@ -67,9 +67,13 @@ public final class PolicyMetrics {
     return BY_REGISTRY.computeIfAbsent(registry, PolicyMetrics::new);
   }
 
-  /** Reports {@code current} from now on, in place of any earlier policy. */
+  /**
+   * Reports {@code current} from now on, in place of any earlier policy. The earlier one's cluster
+   * source goes with it: a new policy has no cluster layer until its ConfigMaps say so.
+   */
   void attach(ActivePolicy current) {
     policy = current;
+    clusterSource = null;
   }
 
   void switched() {

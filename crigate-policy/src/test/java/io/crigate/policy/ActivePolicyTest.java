@@ -160,6 +160,20 @@ class ActivePolicyTest {
   }
 
   @Test
+  void aPolicyBuiltAgainOnTheSameRegistryDoesNotReportTheEarlierOnesConfigMap() throws Exception {
+    ActivePolicy first = policy("active: none");
+    first.metrics().clusterLayerFrom(new PolicyMetrics.ClusterSource("kube-system/crigate-config.default", false));
+    assertThat(MetricValues.of(registry, "crigate_policy_cluster_configmap_info",
+        "configmap", "kube-system/crigate-config.default", "from", "api-server")).isEqualTo(1);
+
+    policy("active: static\nreservedCpus: \"0\""); // as nri-plugin builds one at every Configure
+
+    assertThat(MetricValues.of(registry, "crigate_policy_cluster_configmap_info",
+        "configmap", "kube-system/crigate-config.default", "from", "api-server")).isNull();
+    assertThat(MetricValues.of(registry, "crigate_policy_active_info", "policy", "static")).isEqualTo(1);
+  }
+
+  @Test
   void switchingToNoneLiveWidensEveryPinnedContainer() throws Exception {
     ActivePolicy policy = policy("active: static\nreservedCpus: \"0\"");
     runTwo(policy);
