@@ -7,8 +7,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code crigate policies}: the resource policies {@code policy.active} accepts. */
-@Command(name = "policies", mixinStandardHelpOptions = true, description = "Lists the resource policies and what each does.")
+/**
+ * {@code crigate policies}: the resource policies {@code policy.active} accepts; its subcommand acts
+ * on a stopped node's remembered policy configuration.
+ */
+@Command(name = "policies", mixinStandardHelpOptions = true, description = "Lists the resource policies and what each does.",
+    subcommands = ForgetConfigMapCommand.class)
 final class PoliciesCommand implements Callable<Integer> {
 
   @Spec

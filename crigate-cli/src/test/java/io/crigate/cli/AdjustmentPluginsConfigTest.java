@@ -7,6 +7,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.crigate.core.PluginEnvironment;
+import io.crigate.core.server.StateDirLock;
 import io.crigate.core.state.GatewayState;
 import io.crigate.policy.ActivePolicy;
 import io.crigate.policy.kube.PolicyConfigMaps;
@@ -20,10 +21,13 @@ import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
 import io.fabric8.mockwebserver.Context;
 import io.fabric8.mockwebserver.MockWebServer;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +37,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
 
 class AdjustmentPluginsConfigTest {
 
@@ -124,6 +129,72 @@ class AdjustmentPluginsConfigTest {
       plugin.close();
     }
     assertThat(activePolicyAfterStart(following)).isEqualTo("none");
+  }
+
+  /**
+   * {@code crigate policies forget-configmap} (CRI Resource Manager's --reset-config) on a stopped
+   * node: the next start without the API server serves the file's policy, and a second run says
+   * there is nothing left to forget.
+   */
+  @Timeout(120)
+  @Test
+  void forgetConfigMapOnAStoppedNodeStopsTheNextStartResumingIt() throws Exception {
+    rememberStaticFromAnApiServer();
+    state.close();
+
+    Ran first = forgetConfigMap("--state-dir", dir.toString());
+    assertThat(first.exit()).isZero();
+    assertThat(first.out()).matches("forgot the policy ConfigMap kube-system/crigate-config\\.default "
+        + "\\(resourceVersion \\d+, chosen for node node-1\\); the next start serves the configuration file's "
+        + "policy until the API server answers\\R");
+    assertThat(forgetConfigMap("--state-dir", dir.toString()).out())
+        .isEqualTo("nothing to forget: no policy ConfigMap is remembered in " + dir + System.lineSeparator());
+
+    state = GatewayState.open(dir);
+    UnreachableApi.set();
+    assertThat(activePolicyAfterStart(following)).isEqualTo("none");
+  }
+
+  /** A crigate running on the state directory would remember the ConfigMap again: the command refuses, and keeps it. */
+  @Timeout(120)
+  @Test
+  void forgetConfigMapRefusesWhileACrigateHoldsTheStateDirectory() throws Exception {
+    rememberStaticFromAnApiServer();
+
+    Ran refused;
+    try (StateDirLock running = StateDirLock.acquire(dir)) {
+      refused = forgetConfigMap("--state-dir", dir.toString());
+    }
+    assertThat(refused.exit()).isEqualTo(1);
+    assertThat(refused.err()).startsWith("crigate policies forget-configmap: state dir " + dir
+        + " is in use by another crigate (pid " + ProcessHandle.current().pid() + ")");
+    restart();
+    UnreachableApi.set();
+    assertThat(activePolicyAfterStart(following)).as("still remembered").isEqualTo("static");
+  }
+
+  /** A state directory that does not exist is not created: there is nothing in it to forget. */
+  @Test
+  void forgetConfigMapLeavesAMissingStateDirectoryMissing() {
+    Path missing = dir.resolve("never-started");
+    Ran ran = forgetConfigMap("--state-dir", missing.toString());
+    assertThat(ran.exit()).isZero();
+    assertThat(ran.out()).isEqualTo("nothing to forget: no state database in " + missing + System.lineSeparator());
+    assertThat(missing).doesNotExist();
+  }
+
+  private record Ran(int exit, String out, String err) {}
+
+  private static Ran forgetConfigMap(String... options) {
+    CommandLine cli = Main.commandLine("policies");
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    List<String> args = new ArrayList<>(List.of("policies", "forget-configmap"));
+    args.addAll(List.of(options));
+    int exit = cli.execute(args.toArray(String[]::new));
+    return new Ran(exit, out.toString(), err.toString());
   }
 
   /**

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** {@code crigate serve} with seed command lines: refusals and warnings before anything starts. */
@@ -53,6 +55,17 @@ class SeedServeTest {
 
     assertThat(exit).isZero();
     assertThat(out.toString()).contains("static-plus").contains("topology-aware");
+    assertThat(built).containsExactly("serve", "policies");
+  }
+
+  /** cri-resmgr --reset-config runs crigate policies forget-configmap on --relay-dir, and serves nothing. */
+  @Test
+  void criRmResetConfigForgetsInTheRelayDirectoryAndExits(@TempDir Path dir) {
+    Path relayDir = dir.resolve("cri-relay");
+    int exit = run("serve", "--reset-config", "--relay-dir", relayDir.toString());
+
+    assertThat(exit).isZero();
+    assertThat(out.toString()).isEqualTo("nothing to forget: no state database in " + relayDir + System.lineSeparator());
     assertThat(built).containsExactly("serve", "policies");
   }
 

@@ -39,9 +39,11 @@ final class CriRmFlags {
             "crigate has no node agent: it reads the ConfigMaps itself (policy.kubernetes)")),
         value("force-config", (flag, v, t) -> configFile(flag, v, t)),
         value("fallback-config", (flag, v, t) -> configFile(flag, v, t)),
-        bool("reset-config", SeedFlag.refused(
-            "crigate keeps only the policy ConfigMap it applied last, and the API server's answer replaces it at "
-                + "every start; unset policy.kubernetes to forget it")),
+        bool("reset-config", (flag, v, t) -> {
+          t.resetConfig = !"false".equals(v);
+          t.findings.mapped(flag, "crigate policies forget-configmap (forgets the policy ConfigMap remembered in the "
+              + "state directory, then exits)");
+        }),
         bool("reset-policy", SeedFlag.refused(
             "crigate switches policies live: change policy.active instead of resetting the stored policy")),
         bool("disable-policy-switch", SeedFlag.refused(

@@ -2,6 +2,7 @@ package io.crigate.cli.migrate;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.policy.seed.SeedFinding;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,8 +44,36 @@ public final class SeedArguments {
       CriRmFlags.runtime("--runtime-socket (CRI Resource Manager's default)", CriRmFlags.DEFAULT_RUNTIME_SOCKET, t);
     }
     defaultSocket(t);
+    if (t.resetConfig) {
+      t.replacementCommand = forgetConfigMap(t);
+    }
     return new SeedCommandLine(t.replacementCommand == null ? List.copyOf(t.crigateArgs) : t.replacementCommand,
         t.replacementCommand != null, t.settings, t.findings.all());
+  }
+
+  /**
+   * {@code --reset-config}, as CRI Resource Manager runs it: forget, then exit instead of serving. It
+   * acts on the state directory this line's serve would use: crigate's own {@code --state-dir} or
+   * {@code --config}, else {@code --relay-dir}, else the default.
+   */
+  private static List<String> forgetConfigMap(Translation t) {
+    List<String> command = new ArrayList<>(List.of("policies", "forget-configmap"));
+    boolean stateDirGiven = false;
+    for (int i = 0; i < t.crigateArgs.size(); i++) {
+      String arg = t.crigateArgs.get(i);
+      String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+      if (name.equals("--config") || name.equals("--state-dir")) {
+        stateDirGiven |= name.equals("--state-dir");
+        command.add(arg);
+        if (!arg.contains("=") && i + 1 < t.crigateArgs.size()) {
+          command.add(t.crigateArgs.get(++i));
+        }
+      }
+    }
+    if (!stateDirGiven && t.settings.has("stateDir")) {
+      command.add("--state-dir=" + t.settings.get("stateDir").asText());
+    }
+    return command;
   }
 
   /**

@@ -27,6 +27,8 @@ final class Translation {
   boolean runtimeGiven;
   /** Every dump specification seen, in order: CRI Resource Manager adds up repeated -dump options. */
   final List<String> dumpSpecs = new ArrayList<>();
+  /** Set by {@code --reset-config}: forget the remembered policy ConfigMap instead of serving. */
+  boolean resetConfig;
   /** A seed flag that replaces the command, e.g. {@code --list-policies}. */
   List<String> replacementCommand;
 

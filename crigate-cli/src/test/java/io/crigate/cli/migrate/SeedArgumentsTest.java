@@ -219,6 +219,22 @@ class SeedArgumentsTest {
     assertThat(line.crigateArgs()).containsExactly("policies");
   }
 
+  /** cri-resmgr --reset-config forgets and exits; it acts on the state directory the same line's serve would use. */
+  @Test
+  void criRmResetConfigBecomesForgetConfigMapOnTheLinesStateDirectory() {
+    SeedCommandLine relayDir = translate("--reset-config", "--relay-dir", "/var/lib/cri-relay", "--runtime-socket",
+        "/run/containerd/containerd.sock");
+    assertThat(relayDir.replacesServe()).isTrue();
+    assertThat(relayDir.crigateArgs()).containsExactly("policies", "forget-configmap", "--state-dir=/var/lib/cri-relay");
+    assertThat(settings(relayDir, Outcome.MAPPED)).contains("--reset-config");
+
+    assertThat(translate("--relay-dir", "/var/lib/cri-relay", "--state-dir", "/var/lib/x", "--reset-config").crigateArgs())
+        .as("crigate's own flag wins, as in serve").containsExactly("policies", "forget-configmap", "--state-dir", "/var/lib/x");
+    assertThat(translate("--config=/etc/crigate.yaml", "-reset-config").crigateArgs())
+        .containsExactly("policies", "forget-configmap", "--config", "/etc/crigate.yaml");
+    assertThat(translate("--reset-config=false", "--relay-dir", "/d").replacesServe()).isFalse();
+  }
+
   @Test
   void criRmBalloonsPolicyIsCrigatesBalloons() {
     SeedCommandLine line = translate("-policy", "balloons");
@@ -230,12 +246,12 @@ class SeedArgumentsTest {
   @Test
   void criRmFlagsWithoutCrigateMeaning() {
     SeedCommandLine line = translate("--agent-socket", "/var/run/cri-resmgr/cri-resmgr-agent.sock",
-        "--available-resources", "cpu=cpuset:0-63", "--reset-policy", "--reset-config", "--image-socket",
+        "--available-resources", "cpu=cpuset:0-63", "--reset-policy", "--image-socket",
         "/var/run/dockershim.sock", "-policy", "podpools", "--logger-debug", "*");
 
     assertThat(settings(line, Outcome.IGNORED)).containsExactly("--agent-socket");
     assertThat(settings(line, Outcome.REFUSED)).containsExactly("--available-resources", "--reset-policy",
-        "--reset-config", "--image-socket", "-policy");
+        "--image-socket", "-policy");
     assertThat(line.settings().get("logLevel").asText()).isEqualTo("debug");
   }
 

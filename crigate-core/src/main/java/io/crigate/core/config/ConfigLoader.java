@@ -34,8 +34,19 @@ public final class ConfigLoader {
    * (multi-cri, CRI Resource Manager) laid over the file key by key, and crigate's own flags over both.
    */
   public static GatewayConfig load(ConfigFlags flags, ObjectNode translated) {
-    ObjectNode file = flags.config() == null ? JsonNodeFactory.instance.objectNode() : readFile(Path.of(flags.config()));
-    return ConfigReader.read(ConfigMerge.merge(DeepMerge.over(file, translated), flags.toTree()));
+    return ConfigReader.read(ConfigMerge.merge(DeepMerge.over(file(flags), translated), flags.toTree()));
+  }
+
+  /**
+   * The state directory the flags and the file name (else the default), without requiring what only
+   * a serving gateway needs, such as backends: for commands that act on a stopped gateway's state.
+   */
+  public static Path stateDir(ConfigFlags flags) {
+    return ConfigReader.stateDir(ConfigMerge.merge(file(flags), flags.toTree()));
+  }
+
+  private static ObjectNode file(ConfigFlags flags) {
+    return flags.config() == null ? JsonNodeFactory.instance.objectNode() : readFile(Path.of(flags.config()));
   }
 
   static ObjectNode readFile(Path path) {

@@ -39,8 +39,7 @@ final class ConfigReader {
   static GatewayConfig read(ObjectNode root) {
     ConfigFile file = SettingsBinder.bind(root, ConfigFile.class, "");
     Path socket = socket(text(ConfigKeys.SOCKET, file.socket(), GatewayConfig.DEFAULT_SOCKET.toString()));
-    Path stateDir = Path.of(text(ConfigKeys.STATE_DIR, file.stateDir(), GatewayConfig.DEFAULT_STATE_DIR.toString()))
-        .toAbsolutePath();
+    Path stateDir = stateDir(file);
     String logLevel = text(ConfigKeys.LOG_LEVEL, file.logLevel(), GatewayConfig.DEFAULT_LOG_LEVEL);
     if (!LOG_LEVELS.contains(logLevel)) {
       throw invalid("unknown log level '%s' (known: trace, debug, info, warn, error, off)".formatted(logLevel));
@@ -53,6 +52,15 @@ final class ConfigReader {
     return new GatewayConfig(socket, stateDir, backends, dump, logLevel, section(file.images()), socketGroup, maxCalls,
         section(file.policy()), section(file.nri()), section(file.streaming()), section(file.metrics()),
         section(file.logging()), section(file.hooks()));
+  }
+
+  /** The state directory alone, the rest unjudged: for commands that act on a stopped gateway's state. */
+  static Path stateDir(ObjectNode root) {
+    return stateDir(SettingsBinder.bind(root, ConfigFile.class, ""));
+  }
+
+  private static Path stateDir(ConfigFile file) {
+    return Path.of(text(ConfigKeys.STATE_DIR, file.stateDir(), GatewayConfig.DEFAULT_STATE_DIR.toString())).toAbsolutePath();
   }
 
   /** A section the composition root reads itself, or a missing node when it is absent. */

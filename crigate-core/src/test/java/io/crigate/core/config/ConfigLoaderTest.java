@@ -126,6 +126,19 @@ class ConfigLoaderTest {
     assertThat(config.dump().format()).isEqualTo(DumpFormat.JSON); // not given as a flag: the file's
   }
 
+  /** A command on a stopped gateway's state needs the directory only: a file without backends still names it. */
+  @Test
+  void theStateDirAloneComesFromTheFlagThenTheFileThenTheDefault() throws IOException {
+    Path file = write("stateDir: /tmp/y/state\n");
+
+    assertThat(ConfigLoader.stateDir(flags(file.toString(), null, null, null))).isEqualTo(Path.of("/tmp/y/state"));
+    assertThat(ConfigLoader.stateDir(flags(file.toString(), null, "/tmp/y/flag", null))).isEqualTo(Path.of("/tmp/y/flag"));
+    assertThat(ConfigLoader.stateDir(flags(null, null, null, null))).isEqualTo(GatewayConfig.DEFAULT_STATE_DIR);
+    Path typo = write("stateDri: /tmp/y/state\n");
+    assertThatThrownBy(() -> ConfigLoader.stateDir(flags(typo.toString(), null, null, null)))
+        .isInstanceOf(CrigateException.InvalidArgument.class).hasMessageContaining("unknown top-level key 'stateDri'");
+  }
+
   @Test
   void missingDefaultHandlerIsAllowedButWarned() {
     GatewayConfig config = ConfigLoader.load(flags(null, null, null, "gpu:" + CONTAINERD));

@@ -127,6 +127,21 @@ public final class PolicyConfigMaps implements AutoCloseable {
     }
   }
 
+  /**
+   * Removes the ConfigMap remembered in {@code store} at an administrator's request, while nothing
+   * runs on the state directory (CRI Resource Manager's {@code --reset-config}): the next start
+   * serves the file's policy until the API server answers.
+   *
+   * @return what was forgotten, for people; empty when nothing was remembered
+   */
+  public static Optional<String> forgetRemembered(DurableStore store) {
+    Optional<RememberedConfigMap> kept = RememberedConfigMap.stored(store);
+    if (!RememberedConfigMap.forget(store)) {
+      return Optional.empty();
+    }
+    return Optional.of(kept.map(RememberedConfigMap::describe).orElse("a record that could not be read"));
+  }
+
   private static void awaitFirst(CompletableFuture<Void> synced, CompletableFuture<Throwable> firstFailure,
       Duration wait) {
     try {

@@ -32,7 +32,7 @@ record RememberedConfigMap(String namespace, String node, String configMap, Stri
 
   /** The one remembered for these settings; one for another node or namespace is forgotten. */
   static Optional<RememberedConfigMap> recall(DurableStore store, ClusterPolicySettings settings) {
-    Optional<RememberedConfigMap> kept = store.get(KEY).flatMap(RememberedConfigMap::read);
+    Optional<RememberedConfigMap> kept = stored(store);
     if (kept.isPresent() && !kept.get().isFor(settings)) {
       log.info("the remembered policy ConfigMap {}/{} was chosen for node {}, not {}; forgotten",
           kept.get().namespace(), kept.get().configMap(), kept.get().node(), settings.node());
@@ -40,6 +40,11 @@ record RememberedConfigMap(String namespace, String node, String configMap, Stri
       return Optional.empty();
     }
     return kept;
+  }
+
+  /** What {@code store} holds, whoever it was chosen for; empty also when the record cannot be read. */
+  static Optional<RememberedConfigMap> stored(DurableStore store) {
+    return store.get(KEY).flatMap(RememberedConfigMap::read);
   }
 
   private static Optional<RememberedConfigMap> read(byte[] bytes) {
@@ -67,6 +72,11 @@ record RememberedConfigMap(String namespace, String node, String configMap, Stri
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a record of strings and a tree always serializes
     }
+  }
+
+  /** Where it came from and whom it was for, as a person reads it: the ConfigMap, its version and the node. */
+  String describe() {
+    return "%s/%s (resourceVersion %s, chosen for node %s)".formatted(namespace, configMap, resourceVersion, node);
   }
 
   boolean isFor(ClusterPolicySettings settings) {

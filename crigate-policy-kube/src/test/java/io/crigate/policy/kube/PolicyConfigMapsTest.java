@@ -178,6 +178,26 @@ class PolicyConfigMapsTest {
     }
   }
 
+  /** What an administrator forgets while crigate is stopped is not resumed, and the forgetting names it. */
+  @Test
+  void aConfigMapForgottenByHandIsNotResumedByTheNextStart() throws Exception {
+    configMap("crigate-config.default", "active: static");
+    start();
+    restartWithoutTheApiServer();
+
+    assertThat(PolicyConfigMaps.forgetRemembered(store)).hasValueSatisfying(forgotten -> assertThat(forgotten)
+        .matches("kube-system/crigate-config\\.default \\(resourceVersion \\d+, chosen for node node-1\\)"));
+    assertThat(PolicyConfigMaps.forgetRemembered(store)).as("nothing left to forget").isEmpty();
+    ApiServerLater later = new ApiServerLater();
+    try {
+      source = PolicyConfigMaps.start(later.client, SETTINGS, policy, store, Duration.ofMillis(200));
+      assertThat(policy.active()).isEqualTo("none");
+    } finally {
+      later.stopThenClose(source);
+      source = null;
+    }
+  }
+
   @Test
   void aConfigMapDeletedIsForgottenSoARestartWithoutTheApiServerRunsOnTheMainConfiguration() throws Exception {
     configMap("crigate-config.default", "active: static");
