@@ -57,6 +57,9 @@ final class NriPluginCommand implements Callable<Integer> {
     } catch (CrigateException.InvalidArgument e) {
       err.println("crigate nri-plugin: " + e.getMessage());
       return ServeCommand.EXIT_BAD_CONFIG;
+    } catch (RuntimeException e) {
+      err.println("crigate nri-plugin: cannot start: " + StartFailure.describe(e));
+      return ServeCommand.EXIT_START_FAILED;
     }
     Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().name("crigate-nri-shutdown").unstarted(mode::close));
     mode.stopped().join();

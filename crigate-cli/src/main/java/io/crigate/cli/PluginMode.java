@@ -3,6 +3,7 @@ package io.crigate.cli;
 import io.crigate.api.nri.v1alpha1.ContainerEviction;
 import io.crigate.core.AdjustmentPlugins;
 import io.crigate.core.PluginEnvironment;
+import io.crigate.core.server.StateDirLock;
 import io.crigate.core.state.GatewayState;
 import io.crigate.nri.NriPlugin;
 import io.crigate.spi.CrigateException;
@@ -19,11 +20,13 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class PluginMode implements AutoCloseable {
 
+  private final StateDirLock lock;
   private final GatewayState state;
   private final PluginChains chains;
   private final NriPlugin plugin;
 
-  private PluginMode(GatewayState state, PluginChains chains, NriPlugin plugin) {
+  private PluginMode(StateDirLock lock, GatewayState state, PluginChains chains, NriPlugin plugin) {
+    this.lock = lock;
     this.state = state;
     this.chains = chains;
     this.plugin = plugin;
@@ -38,10 +41,20 @@ final class PluginMode implements AutoCloseable {
    * @param fromFile the engine plugins of {@code --config}; {@link AdjustmentPlugins#NONE} without one
    * @throws CrigateException.InvalidArgument when the file configures nothing and no runtime launched
    *     crigate, so no drop-in can come: there would be nothing to serve
+   * @throws CrigateException.FailedPrecondition when another crigate holds the state directory
    */
   static PluginMode start(NriPlugin.Settings settings, PluginChains.Source fromText, AdjustmentPlugins fromFile,
       Path stateDir) {
-    GatewayState state = GatewayState.open(stateDir);
+    // as serve's: two processes must not both write one database, and a stopped node's commands
+    // (policies forget-configmap) must see that one runs
+    StateDirLock lock = StateDirLock.acquire(stateDir);
+    GatewayState state;
+    try {
+      state = GatewayState.open(stateDir);
+    } catch (RuntimeException e) {
+      lock.close();
+      throw e;
+    }
     AtomicReference<NriPlugin> connected = new AtomicReference<>();
     PluginEnvironment environment = new PluginEnvironment(stateDir,
         name -> state.backendStore(PluginEnvironment.namespace(name)), updates -> connected.get().update(updates),
@@ -57,11 +70,12 @@ final class PluginMode implements AutoCloseable {
     } catch (RuntimeException e) {
       chains.close();
       state.close();
+      lock.close();
       throw e;
     }
     NriPlugin plugin = new NriPlugin(settings, chains);
     connected.set(plugin);
-    return new PluginMode(state, chains, plugin.start());
+    return new PluginMode(lock, state, chains, plugin.start());
   }
 
   /** Completes when the plugin stops for good: closed, told to shut down, or its inherited connection lost. */
@@ -74,5 +88,6 @@ final class PluginMode implements AutoCloseable {
     plugin.close();
     chains.close();
     state.close();
+    lock.close();
   }
 }

@@ -8,6 +8,7 @@ import io.crigate.api.nri.v1alpha1.Container;
 import io.crigate.api.nri.v1alpha1.KeyValue;
 import io.crigate.api.nri.v1alpha1.PodSandbox;
 import io.crigate.core.AdjustmentPlugins;
+import io.crigate.core.server.StateDirLock;
 import io.crigate.nri.NriPlugin;
 import io.crigate.nri.NriRuntime;
 import io.crigate.spi.CrigateException;
@@ -92,5 +93,23 @@ class PluginModeTest {
         AdjustmentPluginsConfig::engine, AdjustmentPlugins.NONE, dir.resolve("state")))
         .isInstanceOf(CrigateException.InvalidArgument.class)
         .hasMessageContaining("nothing to serve");
+    StateDirLock.acquire(dir.resolve("state")).close(); // a refused start leaves the directory free
+  }
+
+  /** As serve: a second process on one state directory would write the same database; it is refused, naming the first. */
+  @Test
+  void aSecondPluginOnTheSameStateDirectoryIsRefused() throws Exception {
+    AdjustmentPlugins plugins = environment -> List.of(new EnvPlugin());
+    Path socket = dir.resolve("nri.sock");
+    try (NriRuntime runtime = new NriRuntime(NriRuntime.Settings.defaults(socket),
+            () -> new NriRuntime.State(List.of(), List.of()), updates -> List.of(), (id, by, reason) -> {}).start();
+        PluginMode first = PluginMode.start(new NriPlugin.Settings("crigate", "50", socket, -1), text -> AdjustmentPlugins.NONE,
+            plugins, dir.resolve("state"))) {
+      assertThatThrownBy(() -> PluginMode.start(new NriPlugin.Settings("crigate", "51", socket, -1),
+          text -> AdjustmentPlugins.NONE, plugins, dir.resolve("state")))
+          .isInstanceOf(CrigateException.FailedPrecondition.class)
+          .hasMessageContaining("is in use by another crigate (pid " + ProcessHandle.current().pid() + ")");
+    }
+    StateDirLock.acquire(dir.resolve("state")).close(); // released by close
   }
 }
