@@ -68,6 +68,25 @@ class StaticPolicyIT {
         .doesNotContain("crigate_policy_active_info{policy=\"static\"}");
   }
 
+  /**
+   * {@code availableCpus} set live by the node's file: a running container leaves the CPU it no
+   * longer may use, and comes back to it when the file is gone.
+   */
+  @Test
+  void availableCpusSetLiveMovesARunningContainerOffTheOtherCpus() throws Exception {
+    Files.deleteIfExists(policyFile());
+    String burstable = pods.startShell("burstable", Map.of("cpu", "100m"), Map.of());
+    await("the shared pool, every CPU").atMost(Duration.ofSeconds(60)).until(() -> pods.allowedCpus(burstable).equals("0-1"));
+
+    Files.writeString(policyFile(), "availableCpus: \"1\"\nreservedCpus: \"\"\n");
+    await("only CPU 1 once the file limits the policy to it").atMost(Duration.ofSeconds(60))
+        .until(() -> pods.allowedCpus(burstable).equals("1"));
+
+    Files.delete(policyFile());
+    await("every CPU again without the file").atMost(Duration.ofSeconds(60))
+        .until(() -> pods.allowedCpus(burstable).equals("0-1"));
+  }
+
   static Path policyFile() {
     return crigate.workDir().resolve("policy.yaml");
   }

@@ -39,8 +39,9 @@ public final class Policies {
     return create(PolicySettings.read(section, ALL.keySet(), topology), topology, store);
   }
 
+  /** The policy sees only its available CPUs, so none of them places anything elsewhere. */
   static AdjustmentPlugin create(PolicySettings settings, CpuTopology topology, DurableStore store) {
-    return ALL.get(settings.active()).factory().create(settings, topology, store);
+    return ALL.get(settings.active()).factory().create(settings, topology.restrictedTo(settings.availableCpus()), store);
   }
 
   private static Map<String, Entry> registry() {

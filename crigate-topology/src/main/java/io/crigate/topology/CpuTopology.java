@@ -52,6 +52,18 @@ public final class CpuTopology {
     }
   }
 
+  /**
+   * This machine as seen by a policy allowed only {@code available} of its CPUs: the others are left
+   * out as if they were not there, so every grouping and choice stays inside the set.
+   */
+  public CpuTopology restrictedTo(CpuSet available) {
+    if (available.containsAll(online)) {
+      return this;
+    }
+    return new CpuTopology(cpus.stream().filter(cpu -> available.contains(cpu.id())).toList(), offline,
+        isolated.intersect(available), distances);
+  }
+
   /** Every online CPU, by id. */
   public List<Cpu> cpus() {
     return cpus;

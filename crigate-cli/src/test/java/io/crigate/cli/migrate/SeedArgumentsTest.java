@@ -236,6 +236,14 @@ class SeedArgumentsTest {
   }
 
   @Test
+  void criRmAvailableResourcesNameTheCpusThePolicyMayUse() {
+    SeedCommandLine line = translate("--available-resources", "cpu=cpuset:2-63", "-policy", "static");
+
+    assertThat(line.settings().at("/policy/availableCpus").asText()).isEqualTo("cpuset:2-63");
+    assertThat(settings(line, Outcome.MAPPED)).contains("--available-resources");
+  }
+
+  @Test
   void criRmBalloonsPolicyIsCrigatesBalloons() {
     SeedCommandLine line = translate("-policy", "balloons");
 
@@ -246,7 +254,7 @@ class SeedArgumentsTest {
   @Test
   void criRmFlagsWithoutCrigateMeaning() {
     SeedCommandLine line = translate("--agent-socket", "/var/run/cri-resmgr/cri-resmgr-agent.sock",
-        "--available-resources", "cpu=cpuset:0-63", "--reset-policy", "--image-socket",
+        "--available-resources", "memory=8Gi", "--reset-policy", "--image-socket",
         "/var/run/dockershim.sock", "-policy", "podpools", "--logger-debug", "*");
 
     assertThat(settings(line, Outcome.IGNORED)).containsExactly("--agent-socket");

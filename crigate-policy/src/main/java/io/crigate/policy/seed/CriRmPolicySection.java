@@ -67,9 +67,8 @@ public final class CriRmPolicySection {
       String name = prefix + "." + key;
       switch (lower) {
         case "active" -> { }
-        case "reservedresources" -> reserved(entry.getValue(), name, findings, out);
-        case "availableresources" -> findings.refused(name, "crigate's policies hand out every online CPU; "
-            + "keep CPUs away from them with the kernel's isolcpus= or reserve them with policy.reservedCpus");
+        case "reservedresources" -> cpus(CpuResource.RESERVED, entry.getValue(), name, findings, out);
+        case "availableresources" -> cpus(CpuResource.AVAILABLE, entry.getValue(), name, findings, out);
         case "balloons" -> {
           if ("balloons".equals(active)) {
             balloons(entry.getValue(), name, findings, out);
@@ -100,25 +99,46 @@ public final class CriRmPolicySection {
     return name;
   }
 
-  private static void reserved(JsonNode resources, String name, SeedFindings findings, ObjectNode out) {
+  /** {@code ReservedResources} and {@code AvailableResources}: their CPU entry, the one kind crigate's policies take. */
+  private enum CpuResource {
+    RESERVED("reservedCpus", "reserved", "{CPU: 1}"),
+    AVAILABLE("availableCpus", "available", "{cpu: cpuset:0-63}");
+
+    final String setting;
+    final String adjective;
+    final String example;
+
+    CpuResource(String setting, String adjective, String example) {
+      this.setting = setting;
+      this.adjective = adjective;
+      this.example = example;
+    }
+  }
+
+  private static void cpus(CpuResource kind, JsonNode resources, String name, SeedFindings findings, ObjectNode out) {
     if (!resources.isObject()) {
-      findings.refused(name, "must be a mapping such as {CPU: 1}");
+      findings.refused(name, "must be a mapping such as " + kind.example);
       return;
     }
     resources.properties().forEach(entry -> {
       String setting = name + "." + entry.getKey();
       if (!entry.getKey().equalsIgnoreCase("cpu")) {
-        findings.refused(setting, "crigate's policies reserve CPUs only");
+        findings.refused(setting, "crigate's policies take %s CPUs only".formatted(kind.adjective));
         return;
       }
       String value = entry.getValue().asText().strip();
       if (value.startsWith("cgroup:") || value.startsWith("/")) {
-        findings.refused(setting, "reading reserved CPUs from a cgroup is not supported; list them, e.g. cpuset:0-1");
+        findings.refused(setting, "reading %s CPUs from a cgroup is not supported; list them, e.g. cpuset:0-1"
+            .formatted(kind.adjective));
         return;
       }
       String crigate = cpuConstraint(value);
-      out.put("reservedCpus", crigate);
-      findings.mapped(setting, "policy.reservedCpus: " + crigate);
+      if (kind == CpuResource.AVAILABLE && crigate.startsWith("quantity:")) {
+        findings.refused(setting, "a count of available CPUs does not say which; list them, e.g. cpuset:2-63");
+        return;
+      }
+      out.put(kind.setting, crigate);
+      findings.mapped(setting, "policy.%s: %s".formatted(kind.setting, crigate));
     });
   }
 

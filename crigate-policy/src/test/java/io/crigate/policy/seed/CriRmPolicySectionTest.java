@@ -64,7 +64,7 @@ class CriRmPolicySectionTest {
         """), "policy", cgroup);
 
     assertThat(memory.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::line)
-        .containsExactly("policy.ReservedResources.memory: crigate's policies reserve CPUs only");
+        .containsExactly("policy.ReservedResources.memory: crigate's policies take reserved CPUs only");
     assertThat(cgroup.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::line)
         .containsExactly("policy.ReservedResources.CPU: reading reserved CPUs from a cgroup is not supported; "
             + "list them, e.g. cpuset:0-1");
@@ -85,8 +85,36 @@ class CriRmPolicySectionTest {
         """), "policy", findings);
 
     assertThat(out.get("reservedCpus").asText()).isEqualTo("cpuset:0-3");
+    assertThat(out.get("availableCpus").asText()).isEqualTo("cpuset:0-63");
     assertThat(findings.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::setting)
-        .containsExactly("policy.AvailableResources", "policy.static.RelaxedIsolation");
+        .containsExactly("policy.static.RelaxedIsolation");
+  }
+
+  /** Available CPUs must be named: a count, memory or a cgroup says nothing crigate can pin to. */
+  @Test
+  void availableResourcesOtherThanACpuListAreRefusedNamingWhy() throws Exception {
+    SeedFindings findings = new SeedFindings();
+    JsonNode out = CriRmPolicySection.translate(policy("""
+        policy:
+          Active: static
+          AvailableResources:
+            cpu: 4
+            memory: 8Gi
+        """), "policy", findings);
+    SeedFindings cgroup = new SeedFindings();
+    CriRmPolicySection.translate(policy("""
+        policy:
+          Active: static
+          AvailableResources:
+            CPU: /sys/fs/cgroup/cpuset/kubepods
+        """), "policy", cgroup);
+
+    assertThat(out.has("availableCpus")).isFalse();
+    assertThat(findings.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::line).containsExactly(
+        "policy.AvailableResources.cpu: a count of available CPUs does not say which; list them, e.g. cpuset:2-63",
+        "policy.AvailableResources.memory: crigate's policies take available CPUs only");
+    assertThat(cgroup.with(SeedFinding.Outcome.REFUSED)).extracting(SeedFinding::line).containsExactly(
+        "policy.AvailableResources.CPU: reading available CPUs from a cgroup is not supported; list them, e.g. cpuset:0-1");
   }
 
   @Test
