@@ -18,6 +18,11 @@ import java.util.concurrent.TimeoutException;
 final class LocalCommandRunner implements CommandRunner {
 
   @Override
+  public Interactive start(List<String> argv, boolean tty, io.crigate.spi.TerminalSize size) {
+    return LocalInteractive.start(argv, tty, size);
+  }
+
+  @Override
   public CommandResult run(List<String> argv, byte[] stdin) {
     Duration limit = CommandDeadline.remaining();
     long deadline = System.nanoTime() + limit.toNanos();

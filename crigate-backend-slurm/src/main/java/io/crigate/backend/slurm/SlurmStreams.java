@@ -30,8 +30,8 @@ final class SlurmStreams implements StreamingRuntime {
 
   /**
    * @param jobs the running job of a container id (FailedPrecondition when it is not running)
-   * @param launcher starts srun where the Slurm tools are; null when the transport cannot run an
-   *     interactive command
+   * @param launcher starts srun where the Slurm tools are (this host, or a login node over SSH); null
+   *     when the transport cannot run an interactive command (slurmrestd)
    */
   SlurmStreams(Function<String, RunningJob> jobs, Interactive.Launcher launcher) {
     this.jobs = jobs;
@@ -42,9 +42,10 @@ final class SlurmStreams implements StreamingRuntime {
   void checkExec(ExecRequest request) {
     RunningJob job = jobs.apply(request.getContainerId());
     if (launcher == null || job.login() != null) {
-      throw new CrigateException.Unimplemented(("interactive exec into slurm jobs needs the local transport "
-          + "(srun on crigate's host); container %s's job is reached %s: use ExecSync (crigate ctl exec without -i/-t)")
-          .formatted(job.containerId(), job.login() != null ? "through its own cluster login" : "remotely"));
+      throw new CrigateException.Unimplemented(("interactive exec into slurm jobs needs srun, on crigate's host "
+          + "(transport local) or a login node (transport ssh); container %s's job is reached %s: use ExecSync "
+          + "(crigate ctl exec without -i/-t)")
+          .formatted(job.containerId(), job.login() != null ? "through its own cluster login" : "through slurmrestd"));
     }
   }
 

@@ -1,6 +1,7 @@
 package io.crigate.backend.slurm;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.TerminalSize;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.time.Duration;
@@ -65,6 +66,40 @@ final class SshCommandRunner implements CommandRunner {
       throw new CrigateException.Unavailable("ssh %s: %s failed: %s".formatted(target(), argv.getFirst(), e.getMessage()), e);
     } finally {
       sessions.release(slot);
+    }
+  }
+
+  /**
+   * Starts {@code argv} on the login node with its streams open to the caller. With a terminal the
+   * channel asks for a pseudo-terminal of {@code size} before the command starts, so no window
+   * change reaches srun while it waits for the job's terminal; its local echo goes off first, as
+   * on this host (LocalInteractive), so the first output is the job's.
+   */
+  @Override
+  public Interactive start(List<String> argv, boolean tty, TerminalSize size) {
+    String command = tty ? "stty -echo 2>/dev/null; exec " + ShellQuote.join(argv) : ShellQuote.join(argv);
+    SshSessions.Slot slot = sessions.acquire(CONNECT_TIMEOUT);
+    ChannelExec channel = null;
+    try {
+      channel = slot.session().createExecChannel(command);
+      if (tty) {
+        channel.setUsePty(true);
+        channel.setPtyType("xterm");
+        channel.setPtyColumns(size.width());
+        channel.setPtyLines(size.height());
+      }
+      open(channel, argv);
+      return new SshInteractive(channel, tty, () -> sessions.release(slot));
+    } catch (IOException e) {
+      sessions.broken(slot);
+      sessions.release(slot);
+      throw new CrigateException.Unavailable("ssh %s: %s failed: %s".formatted(target(), argv.getFirst(), e.getMessage()), e);
+    } catch (RuntimeException e) {
+      if (channel != null) {
+        channel.close(true);
+      }
+      sessions.release(slot);
+      throw e;
     }
   }
 

@@ -6,8 +6,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.api.cri.v1.*;
 import io.crigate.spi.InitContext;
+import io.crigate.spi.Streams;
 import io.crigate.transport.EventLoops;
 import io.netty.channel.EventLoopGroup;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.ZoneId;
@@ -64,6 +66,12 @@ final class SlurmCluster {
   static SlurmBackend backend(ObjectNode settings, Path state, Clock clock) {
     return (SlurmBackend) new SlurmBackendFactory().create(
         new InitContext("slurm-it", settings, state, new FileDurableStore(state.resolve("store")), clock, IO));
+  }
+
+  /** A backend offered {@code streams} as its streaming server, as serve offers crigate's. */
+  static SlurmBackend backend(ObjectNode settings, Path state, Streams streams) {
+    return (SlurmBackend) new SlurmBackendFactory().create(new InitContext("slurm-it", settings, state,
+        new FileDurableStore(state.resolve("store")), Clock.systemUTC(), IO, streams, new PrometheusRegistry()));
   }
 
   /**
