@@ -179,6 +179,11 @@ final class CliSlurmClient implements SlurmClient {
     return Optional.of(runner.run(argv, new byte[0]));
   }
 
+  @Override
+  public Optional<Interactive.Launcher> interactive() {
+    return Optional.of(runner);
+  }
+
   private static CommandResult checked(String command, CommandResult result) {
     if (!result.ok()) {
       throw unavailable(command, result);

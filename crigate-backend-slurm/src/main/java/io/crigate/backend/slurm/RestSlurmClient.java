@@ -150,6 +150,12 @@ final class RestSlurmClient implements SlurmClient {
     return Optional.empty();
   }
 
+  /** slurmrestd has no interactive step. */
+  @Override
+  public Optional<Interactive.Launcher> interactive() {
+    return Optional.empty();
+  }
+
   private JsonNode call(String method, String path, String body, boolean submission) {
     HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(settings.url() + path)).timeout(TIMEOUT)
         .header("X-SLURM-USER-NAME", settings.user())

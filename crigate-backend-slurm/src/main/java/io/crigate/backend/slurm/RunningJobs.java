@@ -44,7 +44,8 @@ final class RunningJobs {
               .formatted(container.id(), job.jobId(), job.reason()) + "allocation to run in yet");
         });
     String image = image(container);
-    return new RunningJob(container.id(), container.jobId(), container.login(),
+    Interactive.Launcher launcher = clusters.of(container.login()).client().interactive().orElse(null);
+    return new RunningJob(container.id(), container.jobId(), container.login(), launcher,
         cmd -> runner.exec(image, container.id(), cmd), dirs.container(container.sandboxId(), container.id()),
         () -> inventory.ended(container.id()));
   }

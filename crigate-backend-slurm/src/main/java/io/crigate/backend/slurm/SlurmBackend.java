@@ -56,7 +56,7 @@ final class SlurmBackend implements Backend {
     this.stops = new StopProtocol(inventory, clusters, reconciler, runner);
     this.statuses = new CriStatus(clusters, reconciler, logs);
     this.running = new RunningJobs(inventory, clusters, runner, dirs);
-    this.streaming = new Streaming(Streams.NONE, new SlurmStreams(running::runningJob, null));
+    this.streaming = new Streaming(Streams.NONE, new SlurmStreams(running::runningJob));
     reconciler.resumeAll();
   }
 
@@ -213,8 +213,8 @@ final class SlurmBackend implements Backend {
   /** crigate's streaming server and the runtime that serves it; set once by the factory. */
   record Streaming(Streams server, SlurmStreams runtime) {}
 
-  void serveStreams(Streams server, Interactive.Launcher launcher) {
-    this.streaming = new Streaming(server, new SlurmStreams(running::runningJob, launcher));
+  void serveStreams(Streams server) {
+    this.streaming = new Streaming(server, streaming.runtime());
   }
 
   @Override

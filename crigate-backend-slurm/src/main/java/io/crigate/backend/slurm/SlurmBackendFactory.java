@@ -17,18 +17,16 @@ public final class SlurmBackendFactory implements BackendFactory {
   @Override
   public Backend create(InitContext context) {
     SlurmSettings settings = SlurmSettings.parse(context.name(), context.settings());
-    // The command line's runner also starts exec's interactive srun; slurmrestd offers no such step.
-    CommandRunner runner = switch (settings.transportKind()) {
-      case "ssh" -> new SshCommandRunner(settings.ssh());
-      case "rest" -> null;
-      default -> new LocalCommandRunner();
+    SlurmClient client = switch (settings.transportKind()) {
+      case "ssh" -> new CliSlurmClient(new SshCommandRunner(settings.ssh()), ZoneId.systemDefault());
+      case "rest" -> new RestSlurmClient(settings.rest());
+      default -> new CliSlurmClient(new LocalCommandRunner(), ZoneId.systemDefault());
     };
-    SlurmClient client = runner == null ? new RestSlurmClient(settings.rest()) : new CliSlurmClient(runner, ZoneId.systemDefault());
     Function<ClusterLogin, SlurmClient> connect = login -> new CliSlurmClient(
         new SshCommandRunner(login.ssh(settings.containerLogins().knownHostsFile())), ZoneId.systemDefault());
     SlurmBackend backend = new SlurmBackend(context.name(), settings, client, connect,
         new RecordStore(context.store()), LoginVault.in(context.stateDir()), context.clock());
-    backend.serveStreams(context.streams(), runner);
+    backend.serveStreams(context.streams());
     SlurmMetrics.in(context.metrics()).add(context.name(), backend);
     return backend;
   }

@@ -45,6 +45,9 @@ interface SlurmClient extends AutoCloseable {
   /** Runs a helper command on the cluster (image pulls); empty when the transport cannot. */
   Optional<CommandResult> runOnCluster(List<String> argv);
 
+  /** Starts interactive srun where this client reaches the cluster (exec with a terminal); empty when the transport cannot. */
+  Optional<Interactive.Launcher> interactive();
+
   @Override
   void close();
 }

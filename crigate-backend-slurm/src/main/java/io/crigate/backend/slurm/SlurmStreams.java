@@ -26,26 +26,22 @@ final class SlurmStreams implements StreamingRuntime {
   static final TerminalSize DEFAULT_SIZE = new TerminalSize(80, 24);
 
   private final Function<String, RunningJob> jobs;
-  private final Interactive.Launcher launcher;
 
   /**
-   * @param jobs the running job of a container id (FailedPrecondition when it is not running)
-   * @param launcher starts srun where the Slurm tools are (this host, or a login node over SSH); null
-   *     when the transport cannot run an interactive command (slurmrestd)
+   * @param jobs the running job of a container id (FailedPrecondition when it is not running), with
+   *     what starts srun where its cluster is reached
    */
-  SlurmStreams(Function<String, RunningJob> jobs, Interactive.Launcher launcher) {
+  SlurmStreams(Function<String, RunningJob> jobs) {
     this.jobs = jobs;
-    this.launcher = launcher;
   }
 
   /** Checks, when the URL is requested, what can be checked before the client connects. */
   void checkExec(ExecRequest request) {
     RunningJob job = jobs.apply(request.getContainerId());
-    if (launcher == null || job.login() != null) {
+    if (job.launcher() == null) {
       throw new CrigateException.Unimplemented(("interactive exec into slurm jobs needs srun, on crigate's host "
-          + "(transport local) or a login node (transport ssh); container %s's job is reached %s: use ExecSync "
-          + "(crigate ctl exec without -i/-t)")
-          .formatted(job.containerId(), job.login() != null ? "through its own cluster login" : "through slurmrestd"));
+          + "(transport local) or a login node (transport ssh, or the container's own cluster login); container %s's "
+          + "job is reached through slurmrestd: use ExecSync (crigate ctl exec without -i/-t)").formatted(job.containerId()));
     }
   }
 
@@ -81,7 +77,7 @@ final class SlurmStreams implements StreamingRuntime {
       }
     });
     TerminalSize startSize = latest.get();
-    Interactive command = launcher.start(argv, io.tty(), startSize);
+    Interactive command = job.launcher().start(argv, io.tty(), startSize);
     Runnable outputBegan = () -> {
       resizable.set(command);
       TerminalSize now = latest.get();

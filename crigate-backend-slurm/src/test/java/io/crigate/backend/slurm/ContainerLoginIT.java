@@ -63,11 +63,12 @@ class ContainerLoginIT {
     return backend;
   }
 
-  private static String password() throws IOException {
+  static String password() throws IOException {
     return Files.readString(Path.of(env("CRIGATE_SSH_PASSWORD_FILE")));
   }
 
-  private static Map<String, String> login(String password) {
+  /** The env that gives a container its own cluster login: the password user of slurm-up.sh's sshd. */
+  static Map<String, String> login(String password) {
     Map<String, String> env = new HashMap<>();
     env.put("CLUSTER_HOST", "127.0.0.1");
     env.put("CLUSTER_PORT", env("CRIGATE_SSH_PORT"));

@@ -46,6 +46,11 @@ record CrashAfterSubmit(SlurmClient slurm) implements SlurmClient {
   }
 
   @Override
+  public Optional<Interactive.Launcher> interactive() {
+    return slurm.interactive();
+  }
+
+  @Override
   public void close() {
     slurm.close();
   }

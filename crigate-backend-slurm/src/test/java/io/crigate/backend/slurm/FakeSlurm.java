@@ -216,6 +216,11 @@ final class FakeSlurm implements SlurmClient {
   }
 
   @Override
+  public Optional<Interactive.Launcher> interactive() {
+    return Optional.empty();
+  }
+
+  @Override
   public void close() {}
 
   private void reachable() {

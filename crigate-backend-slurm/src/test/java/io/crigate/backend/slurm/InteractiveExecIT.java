@@ -2,6 +2,7 @@ package io.crigate.backend.slurm;
 
 import static io.crigate.backend.slurm.SlurmCluster.container;
 import static io.crigate.backend.slurm.SlurmCluster.create;
+import static io.crigate.backend.slurm.SlurmCluster.env;
 import static io.crigate.backend.slurm.SlurmCluster.pod;
 import static io.crigate.backend.slurm.SlurmCluster.settings;
 import static io.crigate.backend.slurm.SlurmCluster.start;
@@ -10,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.api.cri.v1.AttachRequest;
 import io.crigate.api.cri.v1.AttachResponse;
 import io.crigate.api.cri.v1.ExecRequest;
@@ -67,9 +69,13 @@ class InteractiveExecIT {
 
   /** A job that sleeps, running, on a backend whose streaming server is {@link #captured}. */
   private String runningJob(SlurmCluster.Transport transport) {
-    backend = SlurmCluster.backend(settings(transport), tmp.resolve("state"), captured);
-    ids = create(backend, pod("exec-" + transport.name().toLowerCase(), tmp.resolve("logs"), Map.of()),
-        container("main", List.of("sleep", "300"), Map.of()));
+    return runningJob(settings(transport), Map.of());
+  }
+
+  private String runningJob(ObjectNode settings, Map<String, String> env) {
+    backend = SlurmCluster.backend(settings, tmp.resolve("state"), captured);
+    ids = create(backend, pod("exec-" + settings.path("transport").asText(), tmp.resolve("logs"), Map.of()),
+        container("main", List.of("sleep", "300"), env));
     start(backend, ids[1]);
     await().atMost(WAIT).until(() -> status(backend, ids[1]).getMessage().contains(" RUNNING"));
     return ids[1];
@@ -126,6 +132,22 @@ class InteractiveExecIT {
     assertThat(io.printedToStderr()).endsWith("to-stderr\n").doesNotContain("a line");
   }
 
+  /** A container with its own cluster login (multi-cri's CLUSTER_*) gets its terminal through that login's SSH sessions. */
+  @Test
+  void aContainersOwnClusterLoginTakesTheTerminalThroughThatLogin() throws Exception {
+    ObjectNode settings = settings(SlurmCluster.Transport.LOCAL);
+    settings.putObject("containerLogins").put("knownHostsFile", env("CRIGATE_SSH_KNOWN_HOSTS"));
+    String container = runningJob(settings, ContainerLoginIT.login(ContainerLoginIT.password()));
+    List<String> cmd = List.of("/bin/sh", "-c", "echo \"user=$(id -un)\"; read line; exit 5");
+    TestIo io = new TestIo(true, new TerminalSize(100, 30));
+    CompletableFuture<Integer> exit = exec(container, cmd, io);
+
+    io.awaitPrinted("user=" + env("CRIGATE_SSH_PASSWORD_USER"));
+    io.type("\n");
+
+    assertThat(exit.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(5);
+  }
+
   @Test
   void overSlurmrestdItIsUnimplementedNamingWhatWorks() {
     String container = runningJob(SlurmCluster.Transport.REST);
@@ -134,6 +156,7 @@ class InteractiveExecIT {
         .setStdin(true).setStdout(true).build()))
         .isInstanceOf(CrigateException.Unimplemented.class)
         .hasMessageContaining("transport local").hasMessageContaining("transport ssh")
+        .hasMessageContaining("own cluster login")
         .hasMessageContaining("through slurmrestd");
     assertThat(captured.runtime).as("no URL handed out").isNull();
   }
@@ -212,6 +235,10 @@ class InteractiveExecIT {
 
     void closeStdin() throws IOException {
       typing.close();
+    }
+
+    void awaitPrinted(String expected) {
+      typeUntilSeen("", expected);
     }
 
     /** Types {@code text} again every half second until {@code expected} is in the output. */
