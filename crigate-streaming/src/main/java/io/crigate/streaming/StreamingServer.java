@@ -107,6 +107,7 @@ public final class StreamingServer implements Streams, AutoCloseable {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel channel) {
+              channel.pipeline().addLast(IdleConnectionCloser.watching(settings.idleTimeout()));
               channel.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
                   new UpgradeHandler(tokens, settings.streamCreationTimeout()));
             }

@@ -19,25 +19,32 @@ import java.util.Objects;
  * @param port 0 picks a free port when the first session is requested
  * @param tokenTtl how long a URL stays usable if nobody connects; each URL works once
  * @param streamCreationTimeout how long a SPDY client may take to open its streams after the upgrade
+ * @param idleTimeout how long a connection may pass no bytes either way before the server closes it,
+ *     ending its session: a forgotten {@code kubectl exec} does not hold a job step forever
  */
-public record StreamingSettings(InetAddress address, int port, Duration tokenTtl, Duration streamCreationTimeout) {
+public record StreamingSettings(InetAddress address, int port, Duration tokenTtl, Duration streamCreationTimeout,
+    Duration idleTimeout) {
 
   private static final Duration MAX_TOKEN_TTL = Duration.ofHours(1);
   private static final Duration MAX_STREAM_CREATION_TIMEOUT = Duration.ofMinutes(10);
 
   /**
    * The section as written; an absent key is null. The durations also take the older
-   * {@code tokenTtlSeconds} and {@code streamCreationTimeoutSeconds}, in whole seconds.
+   * {@code tokenTtlSeconds} and {@code streamCreationTimeoutSeconds}, in whole seconds, and the idle
+   * timeout containerd's name for it.
    */
   record Written(
       String address,
       Integer port,
       @JsonAlias("tokenTtlSeconds") @JsonDeserialize(using = SecondsOrDuration.class) Duration tokenTtl,
       @JsonAlias("streamCreationTimeoutSeconds") @JsonDeserialize(using = SecondsOrDuration.class)
-      Duration streamCreationTimeout) {}
+      Duration streamCreationTimeout,
+      @JsonAlias("streamIdleTimeout") @JsonDeserialize(using = SecondsOrDuration.class) Duration idleTimeout) {}
 
+  /** The idle timeout is containerd's {@code stream_idle_timeout} and the kubelet's streaming one: 4 h. */
   public static StreamingSettings defaults() {
-    return new StreamingSettings(InetAddress.getLoopbackAddress(), 0, Duration.ofMinutes(1), Duration.ofSeconds(30));
+    return new StreamingSettings(InetAddress.getLoopbackAddress(), 0, Duration.ofMinutes(1), Duration.ofSeconds(30),
+        Duration.ofHours(4));
   }
 
   /** Reads the section; a missing node gives {@link #defaults()}. Every problem names its key. */
@@ -53,7 +60,8 @@ public record StreamingSettings(InetAddress address, int port, Duration tokenTtl
     Duration creation = atMost("streamCreationTimeout",
         Objects.requireNonNullElse(written.streamCreationTimeout(), defaults.streamCreationTimeout()),
         MAX_STREAM_CREATION_TIMEOUT);
-    return new StreamingSettings(address, port, ttl, creation);
+    Duration idle = Objects.requireNonNullElse(written.idleTimeout(), defaults.idleTimeout());
+    return new StreamingSettings(address, port, ttl, creation, idle);
   }
 
   private static Duration atMost(String key, Duration value, Duration max) {

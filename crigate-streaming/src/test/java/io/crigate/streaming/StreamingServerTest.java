@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -95,6 +96,45 @@ class StreamingServerTest {
     client.send(Outbound.RESIZE, "{\"Width\":132,\"Height\":43}");
 
     assertThat(client.received(Outbound.STDOUT)).isEqualTo("132x43");
+  }
+
+  /** A forgotten session: nothing passes for the idle timeout, so the server closes it and the command ends. */
+  @Test
+  void aConnectionIdleForTheTimeoutIsClosedAndItsCommandEnds() throws Exception {
+    try (StreamingServer idle = StreamingServer.create(withIdleTimeout(Duration.ofMillis(500)), clock)) {
+      WebSocketClient client = echoSession(idle);
+
+      assertThat(client.ended()).succeedsWithin(Duration.ofSeconds(10));
+      assertThat(runtime.echoEnded.await(10, TimeUnit.SECONDS)).as("the command ended").isTrue();
+    }
+  }
+
+  /** A session that keeps passing bytes outlives many idle timeouts. */
+  @Test
+  void aConnectionInUseIsNotIdle() throws Exception {
+    try (StreamingServer idle = StreamingServer.create(withIdleTimeout(Duration.ofSeconds(1)), clock)) {
+      WebSocketClient client = echoSession(idle);
+      for (int i = 0; i < 15; i++) {
+        client.send(Outbound.STDIN, "x");
+        Thread.sleep(200);
+      }
+      assertThat(client.ended()).as("open after 3 s of use").isNotDone();
+      client.closeChannel(Outbound.STDIN);
+
+      assertThat(client.received(Outbound.STDOUT)).isEqualTo("x".repeat(15));
+    }
+  }
+
+  /** A client connected to an exec of {@code echo}: stdin back on stdout until it ends. */
+  private WebSocketClient echoSession(StreamingServer on) throws Exception {
+    String url = on.exec(ExecRequest.newBuilder().setContainerId("c1").addCmd("echo").setStdin(true)
+        .setStdout(true).build(), runtime).getUrl();
+    return WebSocketClient.open(url, WebSocketStreams.V5);
+  }
+
+  private static StreamingSettings withIdleTimeout(Duration timeout) {
+    StreamingSettings defaults = StreamingSettings.defaults();
+    return new StreamingSettings(defaults.address(), 0, defaults.tokenTtl(), defaults.streamCreationTimeout(), timeout);
   }
 
   @Test

@@ -44,18 +44,28 @@ class StreamingSettingsTest {
     assertThat(settings.streamCreationTimeout()).isEqualTo(Duration.ofMillis(500));
   }
 
+  @Test
+  void idleConnectionsCloseAfterFourHoursUnlessSetAndContainerdsNameIsRead() throws Exception {
+    assertThat(StreamingSettings.parse(JSON.readTree("{}")).idleTimeout()).isEqualTo(Duration.ofHours(4));
+    assertThat(StreamingSettings.parse(JSON.readTree("{\"idleTimeout\":\"30m\"}")).idleTimeout())
+        .isEqualTo(Duration.ofMinutes(30));
+    assertThat(StreamingSettings.parse(JSON.readTree("{\"streamIdleTimeout\":\"1h0m0s\"}")).idleTimeout())
+        .isEqualTo(Duration.ofHours(1));
+  }
+
   record Case(String name, String json, String message) {}
 
   static Stream<Case> invalid() {
     return Stream.of(
         new Case("unknown key", "{\"adress\":\"127.0.0.1\"}",
-            "unknown streaming key 'adress' (known: address, port, tokenTtl, streamCreationTimeout)"),
+            "unknown streaming key 'adress' (known: address, port, tokenTtl, streamCreationTimeout, idleTimeout)"),
         new Case("wildcard address", "{\"address\":\"0.0.0.0\"}", "is a wildcard"),
         new Case("port too large", "{\"port\":70000}", "streaming.port must be a whole number from 0 to 65535"),
         new Case("ttl not a duration", "{\"tokenTtlSeconds\":\"soon\"}", "'streaming.tokenTtl' must be a positive duration"),
         new Case("ttl over an hour", "{\"tokenTtl\":\"2h\"}", "streaming.tokenTtl PT2H is longer than the PT1H allowed"),
         new Case("creation timeout of zero seconds", "{\"streamCreationTimeoutSeconds\":0}",
             "'streaming.streamCreationTimeout' must be a positive duration"),
+        new Case("idle timeout of zero", "{\"idleTimeout\":\"0s\"}", "'streaming.idleTimeout' must be a positive duration"),
         new Case("not a mapping", "[1]", "'streaming' must be a mapping"));
   }
 

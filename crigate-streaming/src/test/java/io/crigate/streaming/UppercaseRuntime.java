@@ -20,6 +20,9 @@ import java.util.concurrent.LinkedBlockingQueue;
  */
 final class UppercaseRuntime implements StreamingRuntime {
 
+  /** Counted down when an {@code echo} session's command returns, however its stdin ended. */
+  final java.util.concurrent.CountDownLatch echoEnded = new java.util.concurrent.CountDownLatch(1);
+
   @Override
   public int exec(ExecRequest request, StreamIo io) {
     try {
@@ -29,6 +32,14 @@ final class UppercaseRuntime implements StreamingRuntime {
           io.stdout().write(input.toUpperCase(Locale.ROOT).getBytes(StandardCharsets.UTF_8));
           io.stderr().write("err".getBytes(StandardCharsets.UTF_8));
           return Integer.parseInt(request.getCmd(1));
+        }
+        case "echo" -> {
+          try {
+            io.stdin().transferTo(io.stdout());
+          } finally {
+            echoEnded.countDown();
+          }
+          return 0;
         }
         case "size" -> {
           BlockingQueue<TerminalSize> sizes = new LinkedBlockingQueue<>();

@@ -49,6 +49,11 @@ final class WebSocketClient implements WebSocket.Listener {
     return bytes == null ? "" : bytes.toString(StandardCharsets.UTF_8);
   }
 
+  /** Completes when the connection ends, by a close frame or by the server dropping it. */
+  CompletableFuture<Integer> ended() {
+    return closed.handle((code, failure) -> code == null ? -1 : code);
+  }
+
   int closeCode() throws Exception {
     return closed.get(10, TimeUnit.SECONDS);
   }
