@@ -3,6 +3,7 @@ package io.crigate.backend.slurm;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.Backend;
 import io.crigate.spi.DurableStore;
+import io.crigate.spi.TerminalSize;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,6 +34,11 @@ public final class CountedSlurm {
       public CommandResult run(List<String> argv, byte[] stdin) {
         commands.computeIfAbsent(argv.getFirst(), k -> new AtomicLong()).incrementAndGet();
         return local.run(argv, stdin);
+      }
+
+      @Override
+      public Interactive start(List<String> argv, boolean tty, TerminalSize size) {
+        return local.start(argv, tty, size);
       }
 
       @Override
