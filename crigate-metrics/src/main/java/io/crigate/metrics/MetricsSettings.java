@@ -2,6 +2,7 @@ package io.crigate.metrics;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.PortNumber;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.List;
@@ -32,7 +33,7 @@ public record MetricsSettings(boolean enabled, InetAddress address, int port) {
       throw invalid("metrics.enabled must be true or false, not " + enabled);
     }
     JsonNode port = node.path("port");
-    if (!port.isMissingNode() && (!port.canConvertToInt() || port.asInt() < 0 || port.asInt() > 65535)) {
+    if (!port.isMissingNode() && (!port.canConvertToInt() || !PortNumber.listenable(port.asInt()))) {
       throw invalid("metrics.port must be a whole number from 0 to 65535, not " + port);
     }
     return new MetricsSettings(enabled.asBoolean(false), address(node.path("address")), port.asInt(DEFAULT_PORT));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.config.SecondsOrDuration;
+import io.crigate.spi.config.PortNumber;
 import io.crigate.spi.config.SettingsBinder;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -53,7 +54,7 @@ public record StreamingSettings(InetAddress address, int port, Duration tokenTtl
     Written written = SettingsBinder.bind(node, Written.class, "streaming");
     InetAddress address = written.address() == null ? defaults.address() : address(written.address());
     int port = Objects.requireNonNullElse(written.port(), defaults.port());
-    if (port < 0 || port > 65535) {
+    if (!PortNumber.listenable(port)) {
       throw invalid("streaming.port must be a whole number from 0 to 65535, not " + port);
     }
     Duration ttl = atMost("tokenTtl", Objects.requireNonNullElse(written.tokenTtl(), defaults.tokenTtl()), MAX_TOKEN_TTL);

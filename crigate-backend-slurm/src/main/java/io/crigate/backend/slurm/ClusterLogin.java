@@ -2,6 +2,7 @@ package io.crigate.backend.slurm;
 
 import io.crigate.api.cri.v1.ContainerConfig;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.PortNumber;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,15 +59,7 @@ record ClusterLogin(String host, int port, String user, String password) {
     if (value == null || value.isBlank()) {
       return 22;
     }
-    try {
-      int port = Integer.parseInt(value.strip());
-      if (port >= 1 && port <= 65535) {
-        return port;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw invalid(container, "CLUSTER_PORT is not a port number (1-65535)");
+    return PortNumber.parse(value, 1).orElseThrow(() -> invalid(container, "CLUSTER_PORT is not a port number (1-65535)"));
   }
 
   private static CrigateException.InvalidArgument invalid(String container, String problem) {

@@ -2,6 +2,7 @@ package io.crigate.cli.ctl;
 
 import io.crigate.api.cri.v1.PortForwardRequest;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.PortNumber;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -37,11 +38,7 @@ final class PortForwardCommand extends CriAction {
     }
 
     private static int port(String text, int lowest) {
-      int port = Integer.parseInt(text);
-      if (port < lowest || port > 65535) {
-        throw new NumberFormatException(text);
-      }
-      return port;
+      return PortNumber.parse(text, lowest).orElseThrow(() -> new NumberFormatException(text));
     }
   }
 

@@ -2,6 +2,7 @@ package io.crigate.cli.migrate;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.crigate.spi.config.PortNumber;
 import java.util.List;
 
 /** multi-cri's documented flags (its README's option list, plus glog's {@code -v} used in its example). */
@@ -79,15 +80,8 @@ final class MultiCriFlags {
   }
 
   private static int port(String flag, String value) {
-    try {
-      int port = Integer.parseInt(value.strip());
-      if (port >= 0 && port <= 65535) {
-        return port;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
-    }
-    throw new IllegalArgumentException("%s: '%s' is not a port number (0-65535)".formatted(flag, value));
+    return PortNumber.parse(value, 0).orElseThrow(
+        () -> new IllegalArgumentException("%s: '%s' is not a port number (0-65535)".formatted(flag, value)));
   }
 
   /** glog verbosity: 0-1 is crigate's info, 2-4 debug, 5 and above trace. */

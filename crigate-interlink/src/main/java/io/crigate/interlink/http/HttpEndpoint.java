@@ -1,6 +1,7 @@
 package io.crigate.interlink.http;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.PortNumber;
 import java.nio.file.Path;
 
 /**
@@ -27,7 +28,7 @@ public record HttpEndpoint(String address, Path tlsCert, Path tlsKey, Path token
         throw invalid(address, "neither host:port nor unix:///path");
       }
       int port = parsePort(address, address.substring(colon + 1));
-      if (port < 0 || port > 65_535) {
+      if (!PortNumber.listenable(port)) {
         throw invalid(address, "the port must be 0 (any free port) to 65535");
       }
     }

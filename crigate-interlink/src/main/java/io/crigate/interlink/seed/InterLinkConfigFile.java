@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.PortNumber;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -243,15 +244,10 @@ public record InterLinkConfigFile(Path path, String interlinkUrl, String interli
   }
 
   private String port(String key, String value) {
-    try {
-      int port = Integer.parseInt(value);
-      if (port >= 1 && port <= 65535) {
-        return value;
-      }
-    } catch (NumberFormatException e) {
-      // named below
+    if (PortNumber.parse(value, 1).isEmpty()) {
+      throw invalid("%s: %s '%s' is not a port number".formatted(path, key, value));
     }
-    throw invalid("%s: %s '%s' is not a port number".formatted(path, key, value));
+    return value;
   }
 
   private static CrigateException.InvalidArgument invalid(String message) {

@@ -1,6 +1,7 @@
 package io.crigate.scheduler.extender;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.PortNumber;
 import java.util.Optional;
 
 /**
@@ -23,7 +24,7 @@ public record ExtenderEndpoint(String host, int port, String urlPrefix, long max
   public static final long DEFAULT_MAX_REQUEST_BYTES = 3L * 1024 * 1024;
 
   public ExtenderEndpoint {
-    if (port < 0 || port > 65_535) {
+    if (!PortNumber.listenable(port)) {
       throw new CrigateException.InvalidArgument("extender port must be 0 (any free port) to 65535, got " + port);
     }
     if (maxRequestBytes <= 0) {
