@@ -3,12 +3,14 @@ package io.crigate.cli;
 import io.crigate.interlink.http.BearerToken;
 import io.crigate.interlink.node.ApiClient;
 import io.crigate.interlink.node.NodeSettings;
+import io.crigate.interlink.node.PodApiAccess;
 import io.crigate.interlink.node.VirtualNode;
 import io.crigate.interlink.seed.InterLinkConfigFile;
 import io.crigate.interlink.seed.KnocProviderConfig;
 import io.crigate.interlink.seed.VirtualKubeletEnvironment;
 import io.crigate.interlink.wire.PingResponse;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.PortNumber;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -24,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -86,6 +89,15 @@ final class VirtualNodeCommand implements Callable<Integer> {
       + "$CUSTOMKUBECONF, else $KUBECONFIG, ~/.kube/config or the pod's service account).")
   Path kubeconfig;
 
+  @Option(names = "--pod-api-server", paramLabel = "HOST:PORT",
+      description = "Where offloaded pods reach the API server (interLink's KubernetesApiAddr and KubernetesApiPort): "
+          + "KUBERNETES_SERVICE_HOST, KUBERNETES_SERVICE_PORT and the other KUBERNETES_* variables of every container.")
+  String podApiServer;
+
+  @Option(names = "--pod-api-ca", paramLabel = "FILE",
+      description = "PEM CA certificate that offloaded pods read as kube-root-ca.crt's ca.crt (interLink's KubernetesApiCaCrt).")
+  Path podApiCa;
+
   @Mixin
   VirtualKubeletFlags vk;
 
@@ -97,6 +109,7 @@ final class VirtualNodeCommand implements Callable<Integer> {
       if (nodeName == null) {
         throw new CrigateException.InvalidArgument("give the Node's name: --node-name (or interLink's --nodename)");
       }
+      PodApiAccess podApi = podApiAccess();
       Map<String, String> env = System.getenv();
       VirtualKubeletEnvironment vkEnv = VirtualKubeletEnvironment.of(env);
       Optional<InterLinkConfigFile> interLink = InterLinkConfigFile.fromEnvironment(env);
@@ -124,8 +137,36 @@ final class VirtualNodeCommand implements Callable<Integer> {
       KubernetesClient kube = clusterConfig.isEmpty() ? new KubernetesClientBuilder().build()
           : new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(read(clusterConfig.get()))).build();
       running.push(kube);
-      running.push(new VirtualNode(kube, api, settings, Clock.systemUTC()).start(endpoint));
+      running.push(new VirtualNode(kube, api, settings, podApi, Clock.systemUTC()).start(endpoint));
     });
+  }
+
+  /** --pod-api-server and --pod-api-ca, checked before anything starts. */
+  private PodApiAccess podApiAccess() {
+    String host = null;
+    int port = 0;
+    if (podApiServer != null) {
+      int colon = podApiServer.lastIndexOf(':');
+      OptionalInt parsed = colon <= 0 ? OptionalInt.empty() : PortNumber.parse(podApiServer.substring(colon + 1), 1);
+      if (parsed.isEmpty()) {
+        throw new CrigateException.InvalidArgument(
+            "--pod-api-server '%s' is not HOST:PORT (e.g. api.example.org:6443)".formatted(podApiServer));
+      }
+      host = podApiServer.substring(0, colon).replaceAll("^\\[(.*)]$", "$1");
+      port = parsed.getAsInt();
+    }
+    String ca = null;
+    if (podApiCa != null) {
+      try {
+        ca = Files.readString(podApiCa);
+      } catch (IOException e) {
+        throw new CrigateException.InvalidArgument("--pod-api-ca %s cannot be read: %s".formatted(podApiCa, e.getMessage()));
+      }
+      if (!ca.contains("-----BEGIN CERTIFICATE-----")) {
+        throw new CrigateException.InvalidArgument("--pod-api-ca %s holds no PEM certificate".formatted(podApiCa));
+      }
+    }
+    return new PodApiAccess(host, port, ca);
   }
 
   /** --capacity wins over the provider's configuration (--provider-config, else $VK_CONFIG_PATH). */

@@ -33,7 +33,11 @@ class InterlinkCommandsTest {
       "virtual-node --node-name n --api-url http://127.0.0.1:1 --pod-workers 0|--pod-workers 0: must be at least 1",
       "virtual-node --api-url http://127.0.0.1:1|give the Node's name: --node-name (or interLink's --nodename)",
       "virtual-node --nodename n|give --api-url, or INTERLINKCONFIGPATH naming interLink's InterLinkConfig.yaml",
-      "virtual-node --nodename n --api-url http://127.0.0.1:1 --log-level loud|logLevel: unknown level 'loud'"})
+      "virtual-node --nodename n --api-url http://127.0.0.1:1 --log-level loud|logLevel: unknown level 'loud'",
+      "virtual-node --nodename n --api-url http://127.0.0.1:1 --pod-api-server api.example.org|--pod-api-server 'api.example.org' is not HOST:PORT",
+      "virtual-node --nodename n --api-url http://127.0.0.1:1 --pod-api-server api:0|--pod-api-server 'api:0' is not HOST:PORT",
+      "virtual-node --nodename n --api-url http://127.0.0.1:1 --pod-api-ca /nonexistent/ca.crt|--pod-api-ca /nonexistent/ca.crt cannot be read",
+      "virtual-node --nodename n --api-url http://127.0.0.1:1 --pod-api-ca /etc/passwd|--pod-api-ca /etc/passwd holds no PEM certificate"})
   void badSettingsExit2NamingTheProblem(String line, String problem) {
     CommandLine cli = Main.commandLine();
     StringWriter err = new StringWriter();

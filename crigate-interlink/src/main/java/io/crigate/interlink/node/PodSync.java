@@ -46,6 +46,7 @@ final class PodSync {
   private final ApiClient api;
   private final Clock clock;
   private final ProjectedFiles projected;
+  private final PodApiAccess podApi;
   private final VolumeRefreshes refreshes;
   private final BooleanSupplier pluginRefreshes;
   private final Set<String> deleting = ConcurrentHashMap.newKeySet();
@@ -61,12 +62,13 @@ final class PodSync {
   private final Map<String, Pod> unfinishedDeletes = new ConcurrentHashMap<>();
 
   /** @param pluginRefreshes whether the plugin (as its last ping said) takes a pod's volumes again */
-  PodSync(KubernetesClient kube, ApiClient api, Clock clock, ProjectedFiles projected, VolumeRefreshes refreshes,
-      BooleanSupplier pluginRefreshes) {
+  PodSync(KubernetesClient kube, ApiClient api, Clock clock, ProjectedFiles projected, PodApiAccess podApi,
+      VolumeRefreshes refreshes, BooleanSupplier pluginRefreshes) {
     this.kube = kube;
     this.api = api;
     this.clock = clock;
     this.projected = projected;
+    this.podApi = podApi;
     this.refreshes = refreshes;
     this.pluginRefreshes = pluginRefreshes;
   }
@@ -265,8 +267,8 @@ final class PodSync {
     List<Secret> secrets = refs.secrets().stream()
         .map(n -> kube.secrets().inNamespace(ns(pod)).withName(n).get()).filter(Objects::nonNull).toList();
     ProjectedFiles.Projected files = projected.of(pod, pluginRefreshes.getAsBoolean() || refresh);
-    return new Sent(new PodCreateRequests(ProjectedFiles.withDownwardVolumesProjected(pod), configMaps, secrets,
-        files.maps(), ""), files.refreshAt());
+    return new Sent(new PodCreateRequests(podApi.withServiceEnv(ProjectedFiles.withDownwardVolumesProjected(pod)),
+        configMaps, secrets, files.maps(), ""), files.refreshAt());
   }
 
   /** A create request and when its tokens are to be sent again (null: never). */

@@ -39,12 +39,18 @@ final class ProjectedFiles {
   private final KubernetesClient kube;
   private final ServiceAccountTokens tokens;
   private final Supplier<Map<String, Quantity>> allocatable;
+  private final PodApiAccess podApi;
 
-  /** @param allocatable the node's allocatable resources, read only when a resourceFieldRef needs them */
-  ProjectedFiles(KubernetesClient kube, ServiceAccountTokens tokens, Supplier<Map<String, Quantity>> allocatable) {
+  /**
+   * @param allocatable the node's allocatable resources, read only when a resourceFieldRef needs them
+   * @param podApi what stands in for the cluster's {@code kube-root-ca.crt}, if anything
+   */
+  ProjectedFiles(KubernetesClient kube, ServiceAccountTokens tokens, Supplier<Map<String, Quantity>> allocatable,
+      PodApiAccess podApi) {
     this.kube = kube;
     this.tokens = tokens;
     this.allocatable = allocatable;
+    this.podApi = podApi;
   }
 
   /**
@@ -77,7 +83,7 @@ final class ProjectedFiles {
         } else if (source.getConfigMap() != null) {
           var ref = source.getConfigMap();
           addSource(files, "ConfigMap " + ref.getName(), Boolean.TRUE.equals(ref.getOptional()), ref.getItems(), where,
-              configMapData(pod, ref.getName()));
+              podApi.replacing(ref.getName()).orElseGet(() -> configMapData(pod, ref.getName())));
         } else if (source.getSecret() != null) {
           var ref = source.getSecret();
           addSource(files, "Secret " + ref.getName(), Boolean.TRUE.equals(ref.getOptional()), ref.getItems(), where,

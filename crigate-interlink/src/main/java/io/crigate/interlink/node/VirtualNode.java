@@ -46,13 +46,18 @@ public final class VirtualNode implements AutoCloseable {
   private RunningServer kubelet;
 
   public VirtualNode(KubernetesClient kube, ApiClient api, NodeSettings settings, Clock clock) {
+    this(kube, api, settings, PodApiAccess.NONE, clock);
+  }
+
+  /** @param podApi how the pods it sends reach the API server from where they run */
+  public VirtualNode(KubernetesClient kube, ApiClient api, NodeSettings settings, PodApiAccess podApi, Clock clock) {
     this.kube = kube;
     this.api = api;
     this.settings = settings;
     this.clock = clock;
     this.registration = new NodeRegistration(kube, settings);
-    ProjectedFiles projected = new ProjectedFiles(kube, new ServiceAccountTokens(kube, clock), this::allocatable);
-    this.sync = new PodSync(kube, api, clock, projected, new VolumeRefreshes(timers, clock), () -> pluginRefreshes);
+    ProjectedFiles projected = new ProjectedFiles(kube, new ServiceAccountTokens(kube, clock), this::allocatable, podApi);
+    this.sync = new PodSync(kube, api, clock, projected, podApi, new VolumeRefreshes(timers, clock), () -> pluginRefreshes);
     this.events = new PodWorkers(settings.podWorkers());
   }
 

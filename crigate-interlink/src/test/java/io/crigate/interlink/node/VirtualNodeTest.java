@@ -76,8 +76,12 @@ class VirtualNodeTest {
   }
 
   private VirtualNode startNode() {
+    return startNode(PodApiAccess.NONE);
+  }
+
+  private VirtualNode startNode(PodApiAccess podApi) {
     NodeSettings settings = NodeSettings.defaults(NODE).withIntervals(Duration.ofMillis(200), Duration.ofMillis(500));
-    return new VirtualNode(client, apiClient, settings, Clock.systemUTC()).start(HttpEndpoint.plain("127.0.0.1:0"));
+    return new VirtualNode(client, apiClient, settings, podApi, Clock.systemUTC()).start(HttpEndpoint.plain("127.0.0.1:0"));
   }
 
   @AfterEach
@@ -307,6 +311,34 @@ class VirtualNodeTest {
         assertThat(event.getThrowableProxy().getMessage()).doesNotContain("secret-token");
       }
     });
+  }
+
+  /**
+   * Where offloaded pods reach the API server (interLink's KubernetesApiAddr, KubernetesApiPort and
+   * KubernetesApiCaCrt): the kubelet's service variables in each container, a variable the pod sets
+   * itself kept, and the given CA in place of the cluster's kube-root-ca.crt.
+   */
+  @Test
+  void podsAreToldTheApiServerAndCaTheyReachFromWhereTheyRun() throws Exception {
+    node.close();
+    node = startNode(new PodApiAccess("api.example.org", 6443, "REMOTE-CA"));
+    serveTokens(Duration.ofMinutes(10));
+    plugin.running = true;
+    Pod pod = new PodBuilder(projectedPod("vn-api")).editSpec().editFirstContainer()
+        .addNewEnv().withName("KUBERNETES_SERVICE_PORT").withValue("8443").endEnv().endContainer().endSpec().build();
+
+    client.pods().inNamespace("default").resource(pod).create();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.created.size() == 1);
+    RetrievedPodData sent = plugin.created.getFirst();
+    Map<String, String> env = new java.util.HashMap<>();
+    sent.pod().getSpec().getContainers().getFirst().getEnv().forEach(e -> env.put(e.getName(), e.getValue()));
+    assertThat(env).containsEntry("KUBERNETES_SERVICE_HOST", "api.example.org")
+        .containsEntry("KUBERNETES_SERVICE_PORT", "8443") // the pod's own
+        .containsEntry("KUBERNETES_SERVICE_PORT_HTTPS", "6443")
+        .containsEntry("KUBERNETES_PORT", "tcp://api.example.org:6443")
+        .containsEntry("KUBERNETES_PORT_443_TCP_ADDR", "api.example.org");
+    assertThat(files(sent, "kube-api-access")).containsEntry("ca.crt", "REMOTE-CA");
   }
 
   @Test
