@@ -14,6 +14,9 @@ import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.api.model.VolumeProjection;
 import io.fabric8.kubernetes.api.model.VolumeProjectionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,7 +33,9 @@ import org.slf4j.LoggerFactory;
  * volume, named after it, one entry per file (keyed by its path). Service account tokens come from
  * the TokenRequest API, ConfigMap and Secret sources from the API server (with {@code items} and
  * {@code optional}), downward API files from the pod. File modes stay in the pod spec, where the
- * plugin reads them.
+ * plugin reads them. A file that is not UTF-8 text (a binary Secret key, a ConfigMap's
+ * {@code binaryData}) goes in the ConfigMap's {@code binaryData}, byte for byte: as {@code data} text
+ * it would arrive altered.
  */
 final class ProjectedFiles {
 
@@ -71,33 +76,33 @@ final class ProjectedFiles {
       } else {
         continue;
       }
-      Map<String, String> files = new LinkedHashMap<>();
+      Map<String, byte[]> files = new LinkedHashMap<>();
       for (VolumeProjection source : sources) {
         String where = "volume %s".formatted(volume.getName());
         if (source.getServiceAccountToken() != null) {
           ServiceAccountTokens.Issued token = tokens.issue(pod, source.getServiceAccountToken(), refreshable);
-          files.put(source.getServiceAccountToken().getPath(), token.value());
+          files.put(source.getServiceAccountToken().getPath(), utf8(token.value()));
           if (refreshable && (refreshAt == null || token.refreshAt().isBefore(refreshAt))) {
             refreshAt = token.refreshAt();
           }
         } else if (source.getConfigMap() != null) {
           var ref = source.getConfigMap();
           addSource(files, "ConfigMap " + ref.getName(), Boolean.TRUE.equals(ref.getOptional()), ref.getItems(), where,
-              podApi.replacing(ref.getName()).orElseGet(() -> configMapData(pod, ref.getName())));
+              podApi.replacing(ref.getName()).map(ProjectedFiles::utf8).orElseGet(() -> configMapData(pod, ref.getName())));
         } else if (source.getSecret() != null) {
           var ref = source.getSecret();
           addSource(files, "Secret " + ref.getName(), Boolean.TRUE.equals(ref.getOptional()), ref.getItems(), where,
               secretData(pod, ref.getName()));
         } else if (source.getDownwardAPI() != null) {
           for (DownwardAPIVolumeFile item : nullSafe(source.getDownwardAPI().getItems())) {
-            files.put(item.getPath(), downward(pod, item, where));
+            files.put(item.getPath(), utf8(downward(pod, item, where)));
           }
         } else {
           LOG.warn("pod {}/{} {}: a projected source this node cannot provide is left out",
               pod.getMetadata().getNamespace(), pod.getMetadata().getName(), where);
         }
       }
-      maps.add(new ConfigMapBuilder().withNewMetadata().withName(volume.getName()).endMetadata().withData(files).build());
+      maps.add(asConfigMap(volume.getName(), files));
     }
     return new Projected(maps, refreshAt);
   }
@@ -143,27 +148,69 @@ final class ProjectedFiles {
     }
   }
 
-  /** The data of a ConfigMap, or null when there is none. */
-  private Map<String, String> configMapData(Pod pod, String name) {
+  /** The files of a ConfigMap ({@code data} and {@code binaryData}), or null when there is none. */
+  private Map<String, byte[]> configMapData(Pod pod, String name) {
     ConfigMap map = kube.configMaps().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
-    return map == null ? null : nullSafe(map.getData());
+    if (map == null) {
+      return null;
+    }
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    nullSafe(map.getData()).forEach((k, v) -> files.put(k, utf8(v)));
+    nullSafe(map.getBinaryData()).forEach((k, v) -> files.put(k, Base64.getDecoder().decode(v)));
+    return files;
   }
 
-  /** The decoded data of a Secret, or null when there is none. */
-  private Map<String, String> secretData(Pod pod, String name) {
+  /** The decoded files of a Secret, or null when there is none. */
+  private Map<String, byte[]> secretData(Pod pod, String name) {
     Secret secret = kube.secrets().inNamespace(pod.getMetadata().getNamespace()).withName(name).get();
     if (secret == null) {
       return null;
     }
-    Map<String, String> decoded = new LinkedHashMap<>();
-    nullSafe(secret.getData()).forEach((k, v) -> decoded.put(k, new String(Base64.getDecoder().decode(v), StandardCharsets.UTF_8)));
-    nullSafe(secret.getStringData()).forEach(decoded::put);
+    Map<String, byte[]> decoded = new LinkedHashMap<>();
+    nullSafe(secret.getData()).forEach((k, v) -> decoded.put(k, Base64.getDecoder().decode(v)));
+    nullSafe(secret.getStringData()).forEach((k, v) -> decoded.put(k, utf8(v)));
     return decoded;
   }
 
+  /** One volume's files as the wire carries them: UTF-8 text in {@code data}, anything else in {@code binaryData}. */
+  private static ConfigMap asConfigMap(String volume, Map<String, byte[]> files) {
+    Map<String, String> text = new LinkedHashMap<>();
+    Map<String, String> binary = new LinkedHashMap<>();
+    files.forEach((path, bytes) -> {
+      String decoded = text(bytes);
+      if (decoded != null) {
+        text.put(path, decoded);
+      } else {
+        binary.put(path, Base64.getEncoder().encodeToString(bytes));
+      }
+    });
+    ConfigMapBuilder map = new ConfigMapBuilder().withNewMetadata().withName(volume).endMetadata().withData(text);
+    return (binary.isEmpty() ? map : map.withBinaryData(binary)).build();
+  }
+
+  /** The bytes as UTF-8 text, or null when they are not valid UTF-8. */
+  private static String text(byte[] bytes) {
+    try {
+      return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(bytes)).toString();
+    } catch (CharacterCodingException e) {
+      return null;
+    }
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Map<String, byte[]> utf8(Map<String, String> text) {
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    text.forEach((k, v) -> files.put(k, utf8(v)));
+    return files;
+  }
+
   /** A ConfigMap's or Secret's files (all keys, or its items); {@code data} null: the object is missing. */
-  private static void addSource(Map<String, String> files, String what, boolean optional, List<KeyToPath> items,
-      String where, Map<String, String> data) {
+  private static void addSource(Map<String, byte[]> files, String what, boolean optional, List<KeyToPath> items,
+      String where, Map<String, byte[]> data) {
     if (data == null) {
       missing(optional, "%s: %s not found".formatted(where, what));
       return;

@@ -18,6 +18,7 @@ import io.crigate.interlink.wire.RetrievedPodData;
 import io.crigate.interlink.wire.WireJson;
 import io.crigate.testsupport.MockApiShutdown;
 import io.crigate.testsupport.NodeSelectorCrudDispatcher;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -339,6 +340,29 @@ class VirtualNodeTest {
         .containsEntry("KUBERNETES_PORT", "tcp://api.example.org:6443")
         .containsEntry("KUBERNETES_PORT_443_TCP_ADDR", "api.example.org");
     assertThat(files(sent, "kube-api-access")).containsEntry("ca.crt", "REMOTE-CA");
+  }
+
+  /** A Secret key that is not UTF-8 text reaches the plugin byte for byte, in the volume's binaryData. */
+  @Test
+  void aBinarySecretKeyIsSentAsBinaryDataNotAlteredText() {
+    byte[] keystore = {(byte) 0xfe, (byte) 0xed, 0x00, (byte) 0x80};
+    client.secrets().inNamespace("default").resource(new SecretBuilder().withNewMetadata().withName("tls").endMetadata()
+        .addToData("keystore.jks", Base64.getEncoder().encodeToString(keystore))
+        .addToData("alias", Base64.getEncoder().encodeToString("web".getBytes(StandardCharsets.UTF_8))).build()).create();
+    plugin.running = true;
+    Pod pod = new PodBuilder(pod("vn-binary")).editSpec().addNewVolume().withName("tls").withNewProjected()
+        .addNewSource().withNewSecret().withName("tls").endSecret().endSource().endProjected().endVolume()
+        .editFirstContainer().addNewVolumeMount().withName("tls").withMountPath("/etc/tls").endVolumeMount().endContainer()
+        .endSpec().build();
+
+    client.pods().inNamespace("default").resource(pod).create();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> plugin.created.size() == 1);
+    ConfigMap sent = plugin.created.getFirst().containersOrEmpty().getFirst().projectedvolumemaps().stream()
+        .filter(m -> m.getMetadata().getName().equals("tls")).findFirst().orElseThrow();
+    assertThat(sent.getData()).containsExactly(Map.entry("alias", "web"));
+    assertThat(sent.getBinaryData()).containsOnlyKeys("keystore.jks");
+    assertThat(Base64.getDecoder().decode(sent.getBinaryData().get("keystore.jks"))).isEqualTo(keystore);
   }
 
   @Test

@@ -226,9 +226,12 @@ class PluginSlurmIT {
         .editFirstContainer().withCommand("/bin/sh", "-c", script.formatted(access))
         .addNewVolumeMount().withName("kube-api-access").withMountPath("/var/run/secrets/kubernetes.io/serviceaccount")
         .endVolumeMount().endContainer().endSpec().build();
+    byte[] keystore = {(byte) 0xfe, (byte) 0xed, 0x00, (byte) 0x80, 0x0a};
     JsonNode answer = create(pod, List.of(Map.of("name", "main", "projectedvolumemaps", List.of(Map.of(
-        "metadata", Map.of("name", "kube-api-access"), "data", Map.of("token", "eyJ-first-secret", "namespace", "it"))))));
+        "metadata", Map.of("name", "kube-api-access"), "data", Map.of("token", "eyJ-first-secret", "namespace", "it"),
+        "binaryData", Map.of("keystore", java.util.Base64.getEncoder().encodeToString(keystore)))))));
 
+    assertThat(access.resolve("keystore")).as("a binary file, byte for byte").hasBinaryContent(keystore);
     assertThat(Files.getPosixFilePermissions(access.resolve("token"))).isEqualTo(PosixFilePermissions.fromString("rw-r-----"));
     assertThat(Files.getPosixFilePermissions(access.resolve("namespace"))).isEqualTo(PosixFilePermissions.fromString("rw-------"));
     await().atMost(JOB_TIMEOUT).until(() -> logs(pod, "main", false).contains("it\n"));
