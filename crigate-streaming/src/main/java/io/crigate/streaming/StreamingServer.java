@@ -10,6 +10,7 @@ import io.crigate.spi.Streams;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.handler.ssl.SslContext;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
@@ -21,6 +22,7 @@ import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import java.net.InetSocketAddress;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,7 @@ public final class StreamingServer implements Streams, AutoCloseable {
   private static final int MAX_REQUEST_BYTES = 64 << 10;
 
   private final StreamingSettings settings;
+  private final Optional<SslContext> tls;
   private final Tokens tokens;
   private EventLoopGroup loop;
   private Channel listener;
@@ -45,6 +48,7 @@ public final class StreamingServer implements Streams, AutoCloseable {
 
   private StreamingServer(StreamingSettings settings, Clock clock) {
     this.settings = settings;
+    this.tls = settings.tls().map(StreamingTls::context);
     this.tokens = new Tokens(settings.tokenTtl(), clock);
   }
 
@@ -108,6 +112,7 @@ public final class StreamingServer implements Streams, AutoCloseable {
             @Override
             protected void initChannel(SocketChannel channel) {
               channel.pipeline().addLast(IdleConnectionCloser.watching(settings.idleTimeout()));
+              tls.ifPresent(context -> channel.pipeline().addLast(context.newHandler(channel.alloc())));
               channel.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
                   new UpgradeHandler(tokens, settings.streamCreationTimeout()));
             }
@@ -121,8 +126,12 @@ public final class StreamingServer implements Streams, AutoCloseable {
     loop = group;
     InetSocketAddress bound = (InetSocketAddress) listener.localAddress();
     String host = bound.getAddress().getHostAddress();
-    baseUrl = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + bound.getPort();
+    baseUrl = (tls.isPresent() ? "https://" : "http://") + (host.contains(":") ? "[" + host + "]" : host) + ":" + bound.getPort();
     LOG.info("streaming server listening on {}", baseUrl);
+    if (tls.isEmpty() && !bound.getAddress().isLoopbackAddress()) {
+      LOG.warn("streaming server on {} without TLS: exec and attach streams cross the network in the clear "
+          + "(set streaming.tlsCert and streaming.tlsKey, or keep the loopback address)", baseUrl);
+    }
   }
 
   @Override

@@ -9,8 +9,10 @@ import io.crigate.spi.config.PortNumber;
 import io.crigate.spi.config.SettingsBinder;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The {@code streaming} section of the configuration.
@@ -22,9 +24,10 @@ import java.util.Objects;
  * @param streamCreationTimeout how long a SPDY client may take to open its streams after the upgrade
  * @param idleTimeout how long a connection may pass no bytes either way before the server closes it,
  *     ending its session: a forgotten {@code kubectl exec} does not hold a job step forever
+ * @param tls the server speaks TLS with this certificate and key; empty: plain HTTP, for loopback
  */
 public record StreamingSettings(InetAddress address, int port, Duration tokenTtl, Duration streamCreationTimeout,
-    Duration idleTimeout) {
+    Duration idleTimeout, Optional<StreamingTls> tls) {
 
   private static final Duration MAX_TOKEN_TTL = Duration.ofHours(1);
   private static final Duration MAX_STREAM_CREATION_TIMEOUT = Duration.ofMinutes(10);
@@ -40,12 +43,14 @@ public record StreamingSettings(InetAddress address, int port, Duration tokenTtl
       @JsonAlias("tokenTtlSeconds") @JsonDeserialize(using = SecondsOrDuration.class) Duration tokenTtl,
       @JsonAlias("streamCreationTimeoutSeconds") @JsonDeserialize(using = SecondsOrDuration.class)
       Duration streamCreationTimeout,
-      @JsonAlias("streamIdleTimeout") @JsonDeserialize(using = SecondsOrDuration.class) Duration idleTimeout) {}
+      @JsonAlias("streamIdleTimeout") @JsonDeserialize(using = SecondsOrDuration.class) Duration idleTimeout,
+      String tlsCert,
+      String tlsKey) {}
 
   /** The idle timeout is containerd's {@code stream_idle_timeout} and the kubelet's streaming one: 4 h. */
   public static StreamingSettings defaults() {
     return new StreamingSettings(InetAddress.getLoopbackAddress(), 0, Duration.ofMinutes(1), Duration.ofSeconds(30),
-        Duration.ofHours(4));
+        Duration.ofHours(4), Optional.empty());
   }
 
   /** Reads the section; a missing node gives {@link #defaults()}. Every problem names its key. */
@@ -62,7 +67,12 @@ public record StreamingSettings(InetAddress address, int port, Duration tokenTtl
         Objects.requireNonNullElse(written.streamCreationTimeout(), defaults.streamCreationTimeout()),
         MAX_STREAM_CREATION_TIMEOUT);
     Duration idle = Objects.requireNonNullElse(written.idleTimeout(), defaults.idleTimeout());
-    return new StreamingSettings(address, port, ttl, creation, idle);
+    if ((written.tlsCert() == null) != (written.tlsKey() == null)) {
+      throw invalid("streaming.tlsCert and streaming.tlsKey go together");
+    }
+    Optional<StreamingTls> tls = written.tlsCert() == null ? Optional.empty()
+        : Optional.of(new StreamingTls(Path.of(written.tlsCert()), Path.of(written.tlsKey())));
+    return new StreamingSettings(address, port, ttl, creation, idle, tls);
   }
 
   private static Duration atMost(String key, Duration value, Duration max) {

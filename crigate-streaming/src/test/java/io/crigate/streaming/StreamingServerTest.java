@@ -8,19 +8,24 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crigate.api.cri.v1.AttachRequest;
 import io.crigate.api.cri.v1.ExecRequest;
 import io.crigate.spi.CrigateException;
+import io.crigate.testsupport.SelfSignedTls;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.net.URI;
+import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class StreamingServerTest {
 
@@ -134,7 +139,33 @@ class StreamingServerTest {
 
   private static StreamingSettings withIdleTimeout(Duration timeout) {
     StreamingSettings defaults = StreamingSettings.defaults();
-    return new StreamingSettings(defaults.address(), 0, defaults.tokenTtl(), defaults.streamCreationTimeout(), timeout);
+    return new StreamingSettings(defaults.address(), 0, defaults.tokenTtl(), defaults.streamCreationTimeout(), timeout,
+        Optional.empty());
+  }
+
+  /** With a certificate the URLs are https and a session runs over TLS; a file that is no key stops the start. */
+  @Test
+  void withTlsTheUrlIsHttpsAndTheSessionRunsOverIt(@TempDir Path dir) throws Exception {
+    SelfSignedTls.generate(dir);
+    StreamingSettings defaults = StreamingSettings.defaults();
+    StreamingSettings withTls = new StreamingSettings(defaults.address(), 0, defaults.tokenTtl(),
+        defaults.streamCreationTimeout(), defaults.idleTimeout(), Optional.of(new StreamingTls(dir.resolve("tls.crt"), dir.resolve("tls.key"))));
+    try (StreamingServer tls = StreamingServer.create(withTls, clock)) {
+      String url = tls.exec(ExecRequest.newBuilder().setContainerId("c1").addCmd("upper").addCmd("0").setStdin(true)
+          .setStdout(true).build(), runtime).getUrl();
+      assertThat(url).startsWith("https://127.0.0.1:");
+
+      WebSocketClient client = WebSocketClient.open(url, WebSocketStreams.V5,
+          HttpClient.newBuilder().sslContext(SelfSignedTls.trusting(dir.resolve("tls.crt"))).build());
+      client.send(Outbound.STDIN, "over tls");
+      client.closeChannel(Outbound.STDIN);
+      assertThat(client.received(Outbound.STDOUT)).isEqualTo("OVER TLS");
+    }
+
+    StreamingSettings keyIsNoKey = new StreamingSettings(defaults.address(), 0, defaults.tokenTtl(),
+        defaults.streamCreationTimeout(), defaults.idleTimeout(), Optional.of(new StreamingTls(dir.resolve("tls.crt"), dir.resolve("tls.crt"))));
+    assertThatThrownBy(() -> StreamingServer.create(keyIsNoKey, clock)).isInstanceOf(CrigateException.InvalidArgument.class)
+        .hasMessageContaining("cannot be used").hasMessageContaining("PKCS#8");
   }
 
   @Test

@@ -58,7 +58,7 @@ class StreamingSettingsTest {
   static Stream<Case> invalid() {
     return Stream.of(
         new Case("unknown key", "{\"adress\":\"127.0.0.1\"}",
-            "unknown streaming key 'adress' (known: address, port, tokenTtl, streamCreationTimeout, idleTimeout)"),
+            "unknown streaming key 'adress' (known: address, port, tokenTtl, streamCreationTimeout, idleTimeout, tlsCert, tlsKey)"),
         new Case("wildcard address", "{\"address\":\"0.0.0.0\"}", "is a wildcard"),
         new Case("port too large", "{\"port\":70000}", "streaming.port must be a whole number from 0 to 65535"),
         new Case("ttl not a duration", "{\"tokenTtlSeconds\":\"soon\"}", "'streaming.tokenTtl' must be a positive duration"),
@@ -66,6 +66,9 @@ class StreamingSettingsTest {
         new Case("creation timeout of zero seconds", "{\"streamCreationTimeoutSeconds\":0}",
             "'streaming.streamCreationTimeout' must be a positive duration"),
         new Case("idle timeout of zero", "{\"idleTimeout\":\"0s\"}", "'streaming.idleTimeout' must be a positive duration"),
+        new Case("a certificate without its key", "{\"tlsCert\":\"/etc/passwd\"}", "streaming.tlsCert and streaming.tlsKey go together"),
+        new Case("an unreadable key", "{\"tlsCert\":\"/etc/passwd\",\"tlsKey\":\"/nonexistent/tls.key\"}",
+            "streaming.tlsKey /nonexistent/tls.key is not a readable file"),
         new Case("not a mapping", "[1]", "'streaming' must be a mapping"));
   }
 

@@ -21,9 +21,14 @@ final class WebSocketClient implements WebSocket.Listener {
   private WebSocket socket;
 
   static WebSocketClient open(String httpUrl, String subprotocol) throws Exception {
+    return open(httpUrl, subprotocol, HttpClient.newHttpClient());
+  }
+
+  /** Through {@code http}, e.g. one that trusts a test certificate for an https URL. */
+  static WebSocketClient open(String httpUrl, String subprotocol, HttpClient http) throws Exception {
     WebSocketClient client = new WebSocketClient();
-    client.socket = HttpClient.newHttpClient().newWebSocketBuilder().subprotocols(subprotocol)
-        .buildAsync(URI.create(httpUrl.replace("http://", "ws://")), client).get(10, TimeUnit.SECONDS);
+    client.socket = http.newWebSocketBuilder().subprotocols(subprotocol)
+        .buildAsync(URI.create(httpUrl.replaceFirst("^http", "ws")), client).get(10, TimeUnit.SECONDS);
     return client;
   }
 
