@@ -1,6 +1,7 @@
 package io.crigate.backend.slurm;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.TerminalSize;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeoutException;
 final class LocalCommandRunner implements CommandRunner {
 
   @Override
-  public Interactive start(List<String> argv, boolean tty, io.crigate.spi.TerminalSize size) {
+  public Interactive start(List<String> argv, boolean tty, TerminalSize size) {
     return LocalInteractive.start(argv, tty, size);
   }
 

@@ -24,7 +24,7 @@ import java.util.Optional;
 public record PodApiAccess(String host, int port, String caCertificate) {
 
   public static final PodApiAccess NONE = new PodApiAccess(null, 0, null);
-  static final String ROOT_CA_CONFIG_MAP = "kube-root-ca.crt";
+  private static final String ROOT_CA_CONFIG_MAP = "kube-root-ca.crt";
   private static final String ROOT_CA_KEY = "ca.crt";
 
   /**
