@@ -97,8 +97,8 @@ final class ServeCommand implements Callable<Integer> {
       logging = Logging.parse(gatewayConfig.logLevel(), gatewayConfig.logging());
       logging.apply(null);
       MetricsSettings metrics = MetricsSettings.parse(gatewayConfig.metrics());
-      streams = StreamingServer.create(StreamingSettings.parse(gatewayConfig.streaming()));
       PrometheusRegistry registry = new PrometheusRegistry();
+      streams = StreamingServer.create(StreamingSettings.parse(gatewayConfig.streaming()), registry);
       Map<String, BackendFactory> factories = Backends.factories();
       List<ServerInterceptor> interceptors = List.of();
       LongConsumer ownershipWrites = nanos -> {};

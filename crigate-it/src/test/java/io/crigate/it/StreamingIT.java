@@ -175,7 +175,8 @@ class StreamingIT {
 
   @Test
   void metricsShowCallsBackendsStoreWritesAndSlurmJobs() throws Exception {
-    execUrl(ExecRequest.newBuilder().addCmd("true").setStdout(true));
+    String url = execUrl(ExecRequest.newBuilder().addCmd("sh").addCmd("-c").addCmd("exit 3").setStdout(true));
+    assertThat(client.run(url, "ws").exitCode()).isEqualTo(3);
     String metrics = MetricsEndpoint.scrapeUntil(crigate,
         Pattern.compile(Pattern.quote("crigate_slurm_poll_duration_seconds_count{backend=\"hpc\"}")));
 
@@ -185,7 +186,10 @@ class StreamingIT {
         .contains("crigate_backend_up{backend=\"hpc\"} 1")
         .contains("crigate_db_write_duration_seconds_count{store=\"backend:hpc\"}")
         .contains("crigate_slurm_commands_per_poll_count{backend=\"hpc\"}")
-        .containsPattern("crigate_slurm_jobs\\{backend=\"hpc\",state=\"RUNNING\"} [1-9]");
+        .containsPattern("crigate_slurm_jobs\\{backend=\"hpc\",state=\"RUNNING\"} [1-9]")
+        // the session above, ended with its exit code, and none left open
+        .containsPattern("crigate_streaming_sessions_ended_total\\{kind=\"exec\",outcome=\"exit_nonzero\"} [1-9]")
+        .containsPattern("crigate_streaming_sessions\\{kind=\"exec\"} 0");
     assertThat(HttpClient.newHttpClient().send(HttpRequest.newBuilder(MetricsEndpoint.base(crigate).resolve("/readyz")).build(),
         BodyHandlers.ofString()).statusCode()).isEqualTo(200);
   }

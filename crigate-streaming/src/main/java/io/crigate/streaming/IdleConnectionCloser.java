@@ -21,15 +21,17 @@ final class IdleConnectionCloser extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(IdleConnectionCloser.class);
 
   private final Duration timeout;
+  private final StreamingMetrics metrics;
 
-  private IdleConnectionCloser(Duration timeout) {
+  private IdleConnectionCloser(Duration timeout, StreamingMetrics metrics) {
     this.timeout = timeout;
+    this.metrics = metrics;
   }
 
   /** The pair that watches a connection: the timer, then this handler acting on it. */
-  static ChannelHandler[] watching(Duration timeout) {
+  static ChannelHandler[] watching(Duration timeout, StreamingMetrics metrics) {
     return new ChannelHandler[] {
-        new IdleStateHandler(0, 0, timeout.toNanos(), TimeUnit.NANOSECONDS), new IdleConnectionCloser(timeout)};
+        new IdleStateHandler(0, 0, timeout.toNanos(), TimeUnit.NANOSECONDS), new IdleConnectionCloser(timeout, metrics)};
   }
 
   @Override
@@ -37,6 +39,7 @@ final class IdleConnectionCloser extends ChannelInboundHandlerAdapter {
     if (event instanceof IdleStateEvent idle && idle.state() == IdleState.ALL_IDLE) {
       LOG.info("closing streaming connection from {}: nothing sent or received for {} (streaming.idleTimeout)",
           ctx.channel().remoteAddress(), timeout);
+      metrics.idleClosed();
       ctx.close();
       return;
     }

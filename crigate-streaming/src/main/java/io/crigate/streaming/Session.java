@@ -79,6 +79,7 @@ final class Session implements StreamIo {
 
   private void run() {
     long start = System.nanoTime();
+    request.metrics().opened(request.kind());
     ExitStatus status;
     try {
       status = ExitStatus.exited(request.run(this));
@@ -91,6 +92,8 @@ final class Session implements StreamIo {
     closeQuietly(stdout);
     closeQuietly(stderr);
     resize.end();
+    // counted before the client is told, so whoever it tells sees the count already
+    request.metrics().ended(request.kind(), status);
     out.finish(status);
     LOG.info("{} over {} ended after {} ms: {}", request.what(), protocol,
         (System.nanoTime() - start) / 1_000_000, status);

@@ -20,6 +20,7 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.ssl.SslContext;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.Optional;
@@ -40,24 +41,36 @@ public final class StreamingServer implements Streams, AutoCloseable {
   private static final int MAX_REQUEST_BYTES = 64 << 10;
 
   private final StreamingSettings settings;
+  private final StreamingMetrics metrics;
   private final Optional<SslContext> tls;
   private final Tokens tokens;
   private EventLoopGroup loop;
   private Channel listener;
   private String baseUrl;
 
-  private StreamingServer(StreamingSettings settings, Clock clock) {
+  private StreamingServer(StreamingSettings settings, Clock clock, PrometheusRegistry registry) {
     this.settings = settings;
+    this.metrics = new StreamingMetrics(registry);
     this.tls = settings.tls().map(StreamingTls::context);
     this.tokens = new Tokens(settings.tokenTtl(), clock);
   }
 
+  /** A server whose metrics go nowhere. */
   public static StreamingServer create(StreamingSettings settings) {
-    return create(settings, Clock.systemUTC());
+    return create(settings, new PrometheusRegistry());
+  }
+
+  /** A server whose sessions are counted in {@code registry} (docs/operations.md). */
+  public static StreamingServer create(StreamingSettings settings, PrometheusRegistry registry) {
+    return create(settings, Clock.systemUTC(), registry);
   }
 
   static StreamingServer create(StreamingSettings settings, Clock clock) {
-    return new StreamingServer(settings, clock);
+    return create(settings, clock, new PrometheusRegistry());
+  }
+
+  static StreamingServer create(StreamingSettings settings, Clock clock, PrometheusRegistry registry) {
+    return new StreamingServer(settings, clock, registry);
   }
 
   @Override
@@ -66,13 +79,13 @@ public final class StreamingServer implements Streams, AutoCloseable {
       throw new CrigateException.InvalidArgument("Exec needs cmd");
     }
     checkStreams(request.getStdin(), request.getStdout(), request.getStderr(), request.getTty());
-    return ExecResponse.newBuilder().setUrl(url(StreamRequest.exec(request, runtime))).build();
+    return ExecResponse.newBuilder().setUrl(url(StreamRequest.exec(request, runtime, metrics))).build();
   }
 
   @Override
   public AttachResponse attach(AttachRequest request, StreamingRuntime runtime) {
     checkStreams(request.getStdin(), request.getStdout(), request.getStderr(), request.getTty());
-    return AttachResponse.newBuilder().setUrl(url(StreamRequest.attach(request, runtime))).build();
+    return AttachResponse.newBuilder().setUrl(url(StreamRequest.attach(request, runtime, metrics))).build();
   }
 
   /** The kubelet's own checks on a streaming request, so a client learns them before it connects. */
@@ -111,7 +124,7 @@ public final class StreamingServer implements Streams, AutoCloseable {
           .childHandler(new ChannelInitializer<SocketChannel>() {
             @Override
             protected void initChannel(SocketChannel channel) {
-              channel.pipeline().addLast(IdleConnectionCloser.watching(settings.idleTimeout()));
+              channel.pipeline().addLast(IdleConnectionCloser.watching(settings.idleTimeout(), metrics));
               tls.ifPresent(context -> channel.pipeline().addLast(context.newHandler(channel.alloc())));
               channel.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(MAX_REQUEST_BYTES),
                   new UpgradeHandler(tokens, settings.streamCreationTimeout()));

@@ -2,13 +2,16 @@ package io.crigate.streaming;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.crigate.api.cri.v1.AttachRequest;
 import io.crigate.api.cri.v1.ExecRequest;
 import io.crigate.spi.CrigateException;
+import io.crigate.testsupport.MetricValues;
 import io.crigate.testsupport.SelfSignedTls;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -106,28 +109,40 @@ class StreamingServerTest {
   /** A forgotten session: nothing passes for the idle timeout, so the server closes it and the command ends. */
   @Test
   void aConnectionIdleForTheTimeoutIsClosedAndItsCommandEnds() throws Exception {
-    try (StreamingServer idle = StreamingServer.create(withIdleTimeout(Duration.ofMillis(500)), clock)) {
+    PrometheusRegistry registry = new PrometheusRegistry();
+    try (StreamingServer idle = StreamingServer.create(withIdleTimeout(Duration.ofMillis(500)), clock, registry)) {
       WebSocketClient client = echoSession(idle);
 
       assertThat(client.ended()).succeedsWithin(Duration.ofSeconds(10));
       assertThat(runtime.echoEnded.await(10, TimeUnit.SECONDS)).as("the command ended").isTrue();
+      await().atMost(Duration.ofSeconds(10)).until(() -> Double.valueOf(0).equals(sessions(registry)));
+      assertThat(MetricValues.of(registry, "crigate_streaming_idle_closes")).isEqualTo(1);
     }
   }
 
   /** A session that keeps passing bytes outlives many idle timeouts. */
   @Test
   void aConnectionInUseIsNotIdle() throws Exception {
-    try (StreamingServer idle = StreamingServer.create(withIdleTimeout(Duration.ofSeconds(1)), clock)) {
+    PrometheusRegistry registry = new PrometheusRegistry();
+    try (StreamingServer idle = StreamingServer.create(withIdleTimeout(Duration.ofSeconds(1)), clock, registry)) {
       WebSocketClient client = echoSession(idle);
       for (int i = 0; i < 15; i++) {
         client.send(Outbound.STDIN, "x");
         Thread.sleep(200);
       }
       assertThat(client.ended()).as("open after 3 s of use").isNotDone();
+      assertThat(sessions(registry)).as("one session open").isEqualTo(1);
       client.closeChannel(Outbound.STDIN);
 
       assertThat(client.received(Outbound.STDOUT)).isEqualTo("x".repeat(15));
+      assertThat(sessions(registry)).isEqualTo(0);
+      assertThat(MetricValues.of(registry, "crigate_streaming_sessions_ended", "kind", "exec", "outcome", "exit_0")).isEqualTo(1);
+      assertThat(MetricValues.of(registry, "crigate_streaming_idle_closes")).isEqualTo(0);
     }
+  }
+
+  private static Double sessions(PrometheusRegistry registry) {
+    return MetricValues.of(registry, "crigate_streaming_sessions", "kind", "exec");
   }
 
   /** A client connected to an exec of {@code echo}: stdin back on stdout until it ends. */

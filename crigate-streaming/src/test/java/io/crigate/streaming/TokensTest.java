@@ -13,7 +13,7 @@ class TokensTest {
   private final StreamingServerTest.MutableClock clock = new StreamingServerTest.MutableClock();
   private final Tokens tokens = new Tokens(Duration.ofSeconds(60), clock);
   private final StreamRequest exec = StreamRequest.exec(ExecRequest.newBuilder().addCmd("sh").build(),
-      new UppercaseRuntime());
+      new UppercaseRuntime(), new StreamingMetrics(new io.prometheus.metrics.model.registry.PrometheusRegistry()));
 
   @Test
   void aTokenIsConsumedByItsFirstUse() {
