@@ -27,6 +27,11 @@ final class SshCommandRunner implements CommandRunner {
   private final SlurmSettings.Ssh settings;
   private final SshClient client;
   private final SshSessions sessions;
+  /**
+   * Interactive commands' channels, in connections of their own: an exec left open holds its
+   * channel for hours, and enough of them must not leave sbatch and the polls waiting for one.
+   */
+  private final SshSessions terminals;
 
   SshCommandRunner(SlurmSettings.Ssh settings) {
     this.settings = settings;
@@ -36,6 +41,7 @@ final class SshCommandRunner implements CommandRunner {
     SshIdentities.restrict(client, settings);
     client.start();
     this.sessions = new SshSessions(this::connect, settings.channelsPerSession(), target());
+    this.terminals = new SshSessions(this::connect, settings.channelsPerSession(), target());
   }
 
   @Override
@@ -78,7 +84,7 @@ final class SshCommandRunner implements CommandRunner {
   @Override
   public Interactive start(List<String> argv, boolean tty, TerminalSize size) {
     String command = tty ? "stty -echo 2>/dev/null; exec " + ShellQuote.join(argv) : ShellQuote.join(argv);
-    SshSessions.Slot slot = sessions.acquire(CONNECT_TIMEOUT);
+    SshSessions.Slot slot = terminals.acquire(CONNECT_TIMEOUT);
     ChannelExec channel = null;
     try {
       channel = slot.session().createExecChannel(command);
@@ -89,16 +95,16 @@ final class SshCommandRunner implements CommandRunner {
         channel.setPtyLines(size.height());
       }
       open(channel, argv);
-      return new SshInteractive(channel, tty, () -> sessions.release(slot));
+      return new SshInteractive(channel, tty, () -> terminals.release(slot));
     } catch (IOException e) {
-      sessions.broken(slot);
-      sessions.release(slot);
+      terminals.broken(slot);
+      terminals.release(slot);
       throw new CrigateException.Unavailable("ssh %s: %s failed: %s".formatted(target(), argv.getFirst(), e.getMessage()), e);
     } catch (RuntimeException e) {
       if (channel != null) {
         channel.close(true);
       }
-      sessions.release(slot);
+      terminals.release(slot);
       throw e;
     }
   }
@@ -142,6 +148,7 @@ final class SshCommandRunner implements CommandRunner {
   @Override
   public void close() {
     sessions.close();
+    terminals.close();
     client.stop();
   }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.TerminalSize;
+import io.grpc.Context;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -19,6 +21,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -104,6 +108,28 @@ class SshChannelsIT {
           .hasMessageContaining("refused a channel").hasMessageContaining("ssh.maxChannelsPerSession"));
       assertThat(new String(runner.run(List.of("echo", "after"), new byte[0]).stdout(), StandardCharsets.UTF_8))
           .isEqualTo("after\n");
+    }
+  }
+
+  /**
+   * Interactive commands (kubectl exec sessions) take their channels from connections of their
+   * own: with every one of those busy, a Slurm command still gets a channel at once.
+   */
+  @Test
+  void openTerminalsNeverLeaveACommandWaitingForAChannel() throws Exception {
+    ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
+    List<Interactive> open = new ArrayList<>();
+    try (SshCommandRunner runner = runner(1)) {
+      for (int i = 0; i < SshSessions.MAX_SESSIONS; i++) {
+        open.add(runner.start(List.of("sleep", "60"), false, new TerminalSize(80, 24)));
+      }
+      CommandResult result = Context.current().withDeadlineAfter(15, TimeUnit.SECONDS, timer)
+          .call(() -> runner.run(List.of("echo", "still served"), new byte[0]));
+
+      assertThat(new String(result.stdout(), StandardCharsets.UTF_8)).isEqualTo("still served\n");
+    } finally {
+      open.forEach(Interactive::kill);
+      timer.shutdownNow();
     }
   }
 
