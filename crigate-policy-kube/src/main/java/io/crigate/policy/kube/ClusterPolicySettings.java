@@ -2,6 +2,8 @@ package io.crigate.policy.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.config.SettingsBinder;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -23,7 +25,13 @@ public record ClusterPolicySettings(String namespace, String node, String groupL
 
   static final String SECTION = "kubernetes";
 
-  /** Empty when the section is absent: configuration then comes from files only. */
+  /** The section as written; an absent key is null. */
+  record Written(String namespace, String node, String groupLabel) {}
+
+  /**
+   * Empty when the section is absent: configuration then comes from files only. A key crigate does
+   * not read is refused by name, so a misspelt {@code namspace} does not quietly follow the default.
+   */
   public static Optional<ClusterPolicySettings> read(JsonNode policySection, String nodeNameFromEnvironment) {
     JsonNode node = policySection.path(SECTION);
     if (node.isMissingNode()) {
@@ -32,11 +40,12 @@ public record ClusterPolicySettings(String namespace, String node, String groupL
     if (!node.isObject()) {
       throw new CrigateException.InvalidArgument("policy.kubernetes must be a mapping (namespace, node, groupLabel)");
     }
-    String nodeName = node.path("node").asText(nodeNameFromEnvironment == null ? "" : nodeNameFromEnvironment);
+    Written written = SettingsBinder.bind(node, Written.class, "policy.kubernetes");
+    String nodeName = written.node() != null ? written.node() : nodeNameFromEnvironment == null ? "" : nodeNameFromEnvironment;
     if (nodeName.isEmpty()) {
       throw new CrigateException.InvalidArgument("policy.kubernetes.node: no node name (set it, or the NODE_NAME environment variable)");
     }
-    return Optional.of(new ClusterPolicySettings(node.path("namespace").asText("kube-system"), nodeName,
-        node.path("groupLabel").asText("crigate.io/config-group")));
+    return Optional.of(new ClusterPolicySettings(Objects.requireNonNullElse(written.namespace(), "kube-system"), nodeName,
+        Objects.requireNonNullElse(written.groupLabel(), "crigate.io/config-group")));
   }
 }
