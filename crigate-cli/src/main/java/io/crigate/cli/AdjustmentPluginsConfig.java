@@ -126,7 +126,8 @@ final class AdjustmentPluginsConfig {
     // it the start, which waits for the ConfigMaps until they are read or fail.
     KubernetesClient client = new KubernetesClientBuilder()
         .withConfig(new ConfigBuilder(Config.autoConfigure(null)).withRequestRetryBackoffLimit(0).build()).build();
-    policy.closeWith(PolicyConfigMaps.start(client, cluster.get(), policy, context.store(), firstSyncWait));
+    policy.closeWith(PolicyConfigMaps.start(client, cluster.get(), policy, context.store(),
+        cluster.get().startWait().orElse(firstSyncWait)));
     policy.closeWith(client);
     return List.of(policy);
   }

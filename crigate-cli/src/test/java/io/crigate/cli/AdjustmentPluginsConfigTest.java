@@ -36,6 +36,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 
@@ -198,20 +200,22 @@ class AdjustmentPluginsConfigTest {
   }
 
   /**
-   * nri-plugin waits for a first read of the ConfigMaps for 2 s, not serve's 10: the runtime gives a
-   * launched plugin 5 s from its start to be configured. An API server that takes the connection and
-   * never answers shows the wait.
+   * How long a start without a remembered ConfigMap waits for an API server that takes the
+   * connection and never answers. nri-plugin waits 2 s, not serve's 10: the runtime gives a launched
+   * plugin 5 s from its start to be configured. {@code policy.kubernetes.startWait} replaces either.
    */
   @Timeout(60)
-  @Test
-  void nriPluginWaitsForASilentApiServerForTwoSeconds() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {"{node: node-1}|2", "{node: node-1, startWait: 1s}|1"})
+  void aSilentApiServerIsWaitedForTheCommandsTimeOrStartWait(String kubernetes, int seconds) throws Exception {
     try (ServerSocket silent = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
       UnreachableApi.pointAt("http://127.0.0.1:" + silent.getLocalPort());
-      List<AdjustmentPlugin> plugins = AdjustmentPluginsConfig.engine(following).create(environment());
+      List<AdjustmentPlugin> plugins =
+          AdjustmentPluginsConfig.engine(local + "  kubernetes: " + kubernetes + "\n").create(environment());
       try {
         assertThat(activePolicy(plugins)).isEqualTo("none");
         assertThat(logs.list).filteredOn(event -> event.getLevel() == Level.WARN)
-            .anySatisfy(event -> assertThat(event.getFormattedMessage()).contains("(no answer within 2 s)"));
+            .anySatisfy(event -> assertThat(event.getFormattedMessage()).contains("(no answer within " + seconds + " s)"));
       } finally {
         for (AdjustmentPlugin plugin : plugins) {
           plugin.close();

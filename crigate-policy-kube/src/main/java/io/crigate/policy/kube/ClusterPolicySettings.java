@@ -3,6 +3,7 @@ package io.crigate.policy.kube;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.config.SettingsBinder;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -15,18 +16,26 @@ import java.util.Optional;
  *     namespace: kube-system              # default
  *     node: node-1                        # default: the NODE_NAME environment variable
  *     groupLabel: crigate.io/config-group # default; the node label naming its group
+ *     startWait: 10s                      # default: serve 10s, nri-plugin 2s
  * </pre>
  *
  * @param namespace where the {@code crigate-config.*} ConfigMaps are
  * @param node this node's name: its own ConfigMap, its group label, and where rejections are posted
  * @param groupLabel the node label whose value names the node's group
+ * @param startWait how long a start with no remembered ConfigMap waits for the API server's first
+ *     answer before it serves the file's policy; empty: the command's own default
  */
-public record ClusterPolicySettings(String namespace, String node, String groupLabel) {
+public record ClusterPolicySettings(String namespace, String node, String groupLabel, Optional<Duration> startWait) {
+
+  /** Settings that leave the wait to the command. */
+  public ClusterPolicySettings(String namespace, String node, String groupLabel) {
+    this(namespace, node, groupLabel, Optional.empty());
+  }
 
   static final String SECTION = "kubernetes";
 
   /** The section as written; an absent key is null. */
-  record Written(String namespace, String node, String groupLabel) {}
+  record Written(String namespace, String node, String groupLabel, Duration startWait) {}
 
   /**
    * Empty when the section is absent: configuration then comes from files only. A key crigate does
@@ -38,7 +47,7 @@ public record ClusterPolicySettings(String namespace, String node, String groupL
       return Optional.empty();
     }
     if (!node.isObject()) {
-      throw new CrigateException.InvalidArgument("policy.kubernetes must be a mapping (namespace, node, groupLabel)");
+      throw new CrigateException.InvalidArgument("policy.kubernetes must be a mapping (namespace, node, groupLabel, startWait)");
     }
     Written written = SettingsBinder.bind(node, Written.class, "policy.kubernetes");
     String nodeName = written.node() != null ? written.node() : nodeNameFromEnvironment == null ? "" : nodeNameFromEnvironment;
@@ -46,6 +55,6 @@ public record ClusterPolicySettings(String namespace, String node, String groupL
       throw new CrigateException.InvalidArgument("policy.kubernetes.node: no node name (set it, or the NODE_NAME environment variable)");
     }
     return Optional.of(new ClusterPolicySettings(Objects.requireNonNullElse(written.namespace(), "kube-system"), nodeName,
-        Objects.requireNonNullElse(written.groupLabel(), "crigate.io/config-group")));
+        Objects.requireNonNullElse(written.groupLabel(), "crigate.io/config-group"), Optional.ofNullable(written.startWait())));
   }
 }
