@@ -4,7 +4,8 @@ import java.util.OptionalInt;
 
 /**
  * TCP port numbers as settings and flags give them: one to listen on may be 0 (the kernel picks a
- * free one), one to connect to may not. Each caller words its own refusal, naming its setting.
+ * free one), one to connect to may not ({@link #parse} from 1). Each caller words its own refusal,
+ * naming its setting.
  */
 public final class PortNumber {
 
@@ -15,11 +16,6 @@ public final class PortNumber {
   /** 0 (any free port) to 65535. */
   public static boolean listenable(long port) {
     return port >= 0 && port <= MAX;
-  }
-
-  /** 1 to 65535. */
-  public static boolean connectable(long port) {
-    return port >= 1 && port <= MAX;
   }
 
   /** {@code text} (surrounding blanks ignored) as a port from {@code lowest} to 65535; empty otherwise. */
