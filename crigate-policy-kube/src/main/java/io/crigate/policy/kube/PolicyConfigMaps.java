@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.crigate.policy.ActivePolicy;
 import io.crigate.policy.ConfigLayer;
-import io.crigate.policy.PolicyMetrics.ClusterSource;
 import io.crigate.spi.Causes;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.DurableStore;
@@ -166,7 +165,7 @@ public final class PolicyConfigMaps implements AutoCloseable {
     RememberedConfigMap remembered = kept.get();
     try {
       policy.reconfigure(ConfigLayer.CLUSTER, remembered.policy());
-      policy.metrics().clusterLayerFrom(new ClusterSource(remembered.namespace() + "/" + remembered.configMap(), true));
+      policy.metrics().clusterLayerFrom(remembered.source(true));
     } catch (CrigateException e) {
       log.warn("the remembered policy ConfigMap {}/{} no longer applies, forgotten: {}",
           remembered.namespace(), remembered.configMap(), e.getMessage());
@@ -227,11 +226,11 @@ public final class PolicyConfigMaps implements AutoCloseable {
         RememberedConfigMap.forget(store);
       } else {
         ConfigMap cm = chosen.get();
-        JsonNode section = section(cm);
-        policy.reconfigure(ConfigLayer.CLUSTER, section);
-        policy.metrics().clusterLayerFrom(new ClusterSource(settings.namespace() + "/" + cm.getMetadata().getName(), false));
-        new RememberedConfigMap(settings.namespace(), settings.node(), cm.getMetadata().getName(),
-            cm.getMetadata().getResourceVersion(), section).keep(store);
+        RememberedConfigMap applied = new RememberedConfigMap(settings.namespace(), settings.node(),
+            cm.getMetadata().getName(), cm.getMetadata().getResourceVersion(), section(cm));
+        policy.reconfigure(ConfigLayer.CLUSTER, applied.policy());
+        policy.metrics().clusterLayerFrom(applied.source(false));
+        applied.keep(store);
         log.info("policy configuration from ConfigMap {}/{} applied (policy {})",
             settings.namespace(), cm.getMetadata().getName(), policy.active());
       }

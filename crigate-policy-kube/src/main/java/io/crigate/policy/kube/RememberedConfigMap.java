@@ -2,6 +2,7 @@ package io.crigate.policy.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.crigate.policy.PolicyMetrics.ClusterSource;
 import io.crigate.spi.DurableStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -72,6 +73,11 @@ record RememberedConfigMap(String namespace, String node, String configMap, Stri
     } catch (IOException e) {
       throw new UncheckedIOException(e); // a record of strings and a tree always serializes
     }
+  }
+
+  /** Where the policy's cluster layer came from, for its metrics; {@code remembered}: resumed, not read. */
+  ClusterSource source(boolean remembered) {
+    return new ClusterSource(namespace + "/" + configMap, remembered);
   }
 
   /** Where it came from and whom it was for, as a person reads it: the ConfigMap, its version and the node. */
