@@ -4,6 +4,8 @@ import io.crigate.api.cri.v1.AttachRequest;
 import io.crigate.api.cri.v1.AttachResponse;
 import io.crigate.api.cri.v1.ExecRequest;
 import io.crigate.api.cri.v1.ExecResponse;
+import io.crigate.api.cri.v1.PortForwardRequest;
+import io.crigate.api.cri.v1.PortForwardResponse;
 
 /**
  * crigate's own CRI streaming server, offered to backends that have none (a batch system). The
@@ -23,9 +25,17 @@ public interface Streams {
     public AttachResponse attach(AttachRequest request, StreamingRuntime runtime) {
       throw new CrigateException.Unimplemented("Attach needs crigate's streaming server, which is not running here");
     }
+
+    @Override
+    public PortForwardResponse portForward(PortForwardRequest request, PortForwarder forwarder) {
+      throw new CrigateException.Unimplemented("PortForward needs crigate's streaming server, which is not running here");
+    }
   };
 
   ExecResponse exec(ExecRequest request, StreamingRuntime runtime);
 
   AttachResponse attach(AttachRequest request, StreamingRuntime runtime);
+
+  /** A URL on which each forwarded connection calls {@code forwarder}; the request's ports, when listed, are the only ones. */
+  PortForwardResponse portForward(PortForwardRequest request, PortForwarder forwarder);
 }

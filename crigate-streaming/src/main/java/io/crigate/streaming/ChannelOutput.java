@@ -6,11 +6,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /** One outgoing channel of a session as an {@link OutputStream}; closing it tells the client once. */
 final class ChannelOutput extends OutputStream {
 
-  private final Outbound out;
+  private final ChannelSink out;
   private final int channel;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  ChannelOutput(Outbound out, int channel) {
+  ChannelOutput(ChannelSink out, int channel) {
     this.out = out;
     this.channel = channel;
   }

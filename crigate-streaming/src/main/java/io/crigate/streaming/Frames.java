@@ -1,7 +1,9 @@
 package io.crigate.streaming;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFuture;
+import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 
 /** Sending frames from a session thread, with the client's reading speed as the limit. */
 final class Frames {
@@ -18,5 +20,11 @@ final class Frames {
       written.awaitUninterruptibly();
     }
     return written;
+  }
+
+  /** Sends bytes on a numbered channel of the {@code channel.k8s.io} WebSocket framing: the number, then the bytes. */
+  static ChannelFuture sendOnChannel(Channel channel, int number, byte[] data, int offset, int length) {
+    ByteBuf message = channel.alloc().buffer(length + 1).writeByte(number).writeBytes(data, offset, length);
+    return send(channel, new BinaryWebSocketFrame(message));
   }
 }

@@ -113,7 +113,7 @@ final class Session implements StreamIo {
     }
   }
 
-  private static void closeQuietly(OutputStream stream) {
+  static void closeQuietly(OutputStream stream) {
     try {
       stream.close();
     } catch (IOException | RuntimeException e) {

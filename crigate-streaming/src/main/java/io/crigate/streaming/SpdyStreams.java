@@ -4,15 +4,10 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.spdy.DefaultSpdyDataFrame;
-import io.netty.handler.codec.spdy.DefaultSpdyPingFrame;
 import io.netty.handler.codec.spdy.DefaultSpdySynReplyFrame;
 import io.netty.handler.codec.spdy.SpdyDataFrame;
-import io.netty.handler.codec.spdy.SpdyGoAwayFrame;
-import io.netty.handler.codec.spdy.SpdyPingFrame;
-import io.netty.handler.codec.spdy.SpdyRstStreamFrame;
 import io.netty.handler.codec.spdy.SpdySynReplyFrame;
 import io.netty.handler.codec.spdy.SpdySynStreamFrame;
-import io.netty.util.ReferenceCountUtil;
 import io.netty.util.concurrent.ScheduledFuture;
 import java.time.Duration;
 import java.util.HashSet;
@@ -34,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * WINDOW_UPDATE nor waits for one, so honouring windows would stall after 64 KiB. TCP and
  * {@link Frames#send} bound what is in flight instead.
  */
-final class SpdyStreams extends SessionHandler {
+final class SpdyStreams extends SessionHandler implements SpdyFrameEvents {
 
   static final String PROTOCOL = "v4.channel.k8s.io";
   private static final Logger LOG = LoggerFactory.getLogger(SpdyStreams.class);
@@ -87,29 +82,14 @@ final class SpdyStreams extends SessionHandler {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    try {
-      switch (msg) {
-        case SpdySynStreamFrame syn -> opened(syn);
-        case SpdyDataFrame data -> received(data);
-        case SpdyRstStreamFrame reset -> ended(reset.streamId());
-        // Pings with odd ids come from the client (SPDY numbering); echo them, as spdystream does.
-        case SpdyPingFrame ping when (ping.id() & 1) == 1 -> ctx.writeAndFlush(new DefaultSpdyPingFrame(ping.id()));
-        case SpdyGoAwayFrame goAway -> ctx.close();
-        default -> { } // SETTINGS, WINDOW_UPDATE, HEADERS: nothing to do (see the class comment)
-      }
-    } finally {
-      ReferenceCountUtil.release(msg);
-    }
+    SpdyFrameEvents.dispatch(ctx, msg, this);
   }
 
-  private void opened(SpdySynStreamFrame syn) {
+  @Override
+  public void opened(SpdySynStreamFrame syn) {
     String type = syn.headers().getAsString("streamtype");
     int channel = type == null ? -1 : TYPES.indexOf(type.toLowerCase(Locale.ROOT));
-    // Netty encodes a reply without headers as an empty header block, which spdystream cannot
-    // decompress (it expects zlib data holding a count of 0): echo the stream type to give it one.
-    SpdySynReplyFrame reply = new DefaultSpdySynReplyFrame(syn.streamId());
-    reply.headers().set("streamtype", type == null ? "" : type);
-    ctx.writeAndFlush(reply);
+    ctx.writeAndFlush(reply(syn.streamId(), type));
     if (channel < 0) {
       LOG.debug("{}: ignoring stream {} of type {}", request.what(), syn.streamId(), type);
       return;
@@ -126,7 +106,17 @@ final class SpdyStreams extends SessionHandler {
     }
   }
 
-  private void received(SpdyDataFrame data) {
+  /** Accepts a stream the client opened. */
+  static SpdySynReplyFrame reply(int streamId, String type) {
+    // Netty encodes a reply without headers as an empty header block, which spdystream cannot
+    // decompress (it expects zlib data holding a count of 0): echo the stream type to give it one.
+    SpdySynReplyFrame reply = new DefaultSpdySynReplyFrame(streamId);
+    reply.headers().set("streamtype", type == null ? "" : type);
+    return reply;
+  }
+
+  @Override
+  public void received(SpdyDataFrame data) {
     Integer channel = channelOf.get(data.streamId());
     if (channel != null) {
       ChannelInput input = input(channel);
@@ -137,6 +127,11 @@ final class SpdyStreams extends SessionHandler {
     if (data.isLast()) {
       ended(data.streamId());
     }
+  }
+
+  @Override
+  public void reset(int streamId) {
+    ended(streamId);
   }
 
   /** The client will send no more on this stream. */

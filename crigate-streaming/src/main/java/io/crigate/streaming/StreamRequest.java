@@ -16,7 +16,7 @@ import java.util.function.ToIntFunction;
  * @param metrics where the session counts itself open and ended
  */
 record StreamRequest(String kind, String what, boolean stdin, boolean stdout, boolean stderr, boolean tty,
-    ToIntFunction<StreamIo> session, StreamingMetrics metrics) {
+    ToIntFunction<StreamIo> session, StreamingMetrics metrics) implements IssuedSession {
 
   static StreamRequest exec(ExecRequest request, StreamingRuntime runtime, StreamingMetrics metrics) {
     return new StreamRequest("exec", "exec of %s in container %s".formatted(request.getCmd(0), request.getContainerId()),

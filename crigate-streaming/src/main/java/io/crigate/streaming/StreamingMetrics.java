@@ -5,9 +5,9 @@ import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
 
 /**
- * What the streaming server is doing, for a node's dashboards: the exec and attach sessions open now
- * (a forgotten {@code kubectl exec} into a batch job shows here), how each ended, and connections
- * closed for idleness.
+ * What the streaming server is doing, for a node's dashboards: the exec and attach sessions and the
+ * forwarded port connections open now (a forgotten {@code kubectl exec} into a batch job shows
+ * here), how each ended, and connections closed for idleness.
  */
 final class StreamingMetrics {
 
@@ -17,11 +17,12 @@ final class StreamingMetrics {
 
   StreamingMetrics(PrometheusRegistry registry) {
     open = Gauge.builder().name("crigate_streaming_sessions")
-        .help("Exec and attach sessions open now, by kind")
+        .help("Exec and attach sessions and forwarded port connections open now, by kind")
         .labelNames("kind")
         .register(registry);
     ended = Counter.builder().name("crigate_streaming_sessions_ended_total")
-        .help("Exec and attach sessions ended, by kind and outcome (exit 0, another exit code, or failed to run)")
+        .help("Exec and attach sessions and forwarded port connections ended, by kind and outcome "
+            + "(exit 0, which a forward that closed reports, another exit code, or failed)")
         .labelNames("kind", "outcome")
         .register(registry);
     idleCloses = Counter.builder().name("crigate_streaming_idle_closes_total")

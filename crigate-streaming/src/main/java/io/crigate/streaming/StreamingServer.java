@@ -4,7 +4,10 @@ import io.crigate.api.cri.v1.AttachRequest;
 import io.crigate.api.cri.v1.AttachResponse;
 import io.crigate.api.cri.v1.ExecRequest;
 import io.crigate.api.cri.v1.ExecResponse;
+import io.crigate.api.cri.v1.PortForwardRequest;
+import io.crigate.api.cri.v1.PortForwardResponse;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.PortForwarder;
 import io.crigate.spi.StreamingRuntime;
 import io.crigate.spi.Streams;
 import io.netty.bootstrap.ServerBootstrap;
@@ -29,9 +32,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * crigate's CRI streaming server: Exec and Attach answer with a single-use URL on this server, and
- * the session runs when a client opens it with SPDY/3.1 ({@code v4.channel.k8s.io}, the kubelet) or
- * WebSocket ({@code v5.channel.k8s.io}). It binds on the first request, so a crigate whose backends
+ * crigate's CRI streaming server: Exec, Attach and PortForward answer with a single-use URL on this
+ * server, and the session runs when a client opens it with SPDY/3.1 ({@code v4.channel.k8s.io} or
+ * {@code portforward.k8s.io}, the kubelet) or WebSocket ({@code v5.channel.k8s.io}). It binds on the first request, so a crigate whose backends
  * all stream by themselves never opens a port.
  */
 public final class StreamingServer implements Streams, AutoCloseable {
@@ -88,6 +91,19 @@ public final class StreamingServer implements Streams, AutoCloseable {
     return AttachResponse.newBuilder().setUrl(url(StreamRequest.attach(request, runtime, metrics))).build();
   }
 
+  @Override
+  public PortForwardResponse portForward(PortForwardRequest request, PortForwarder forwarder) {
+    if (request.getPodSandboxId().isEmpty()) {
+      throw new CrigateException.InvalidArgument("PortForward needs pod_sandbox_id");
+    }
+    for (int port : request.getPortList()) {
+      if (port < 1 || port > 65535) {
+        throw new CrigateException.InvalidArgument("PortForward: port %d is not a TCP port (1-65535)".formatted(port));
+      }
+    }
+    return PortForwardResponse.newBuilder().setUrl(url(ForwardRequest.of(request, forwarder, metrics))).build();
+  }
+
   /** The kubelet's own checks on a streaming request, so a client learns them before it connects. */
   private static void checkStreams(boolean stdin, boolean stdout, boolean stderr, boolean tty) {
     if (!stdin && !stdout && !stderr) {
@@ -98,7 +114,7 @@ public final class StreamingServer implements Streams, AutoCloseable {
     }
   }
 
-  private String url(StreamRequest request) {
+  private String url(IssuedSession request) {
     String base = baseUrl();
     return base + "/" + request.kind() + "/" + tokens.issue(request);
   }

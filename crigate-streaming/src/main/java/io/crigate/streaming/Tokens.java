@@ -20,7 +20,7 @@ final class Tokens {
   static final int MAX_IN_FLIGHT = 1000;
   private static final int TOKEN_BYTES = 32;
 
-  private record Entry(StreamRequest request, Instant expires) {}
+  private record Entry(IssuedSession request, Instant expires) {}
 
   private final Map<String, Entry> pending = new ConcurrentHashMap<>();
   private final SecureRandom random = new SecureRandom();
@@ -32,7 +32,7 @@ final class Tokens {
     this.clock = clock;
   }
 
-  String issue(StreamRequest request) {
+  String issue(IssuedSession request) {
     Instant now = clock.instant();
     pending.values().removeIf(entry -> !now.isBefore(entry.expires()));
     if (pending.size() >= MAX_IN_FLIGHT) {
@@ -47,7 +47,7 @@ final class Tokens {
   }
 
   /** The request of a token issued for {@code kind}, once; empty when unknown, used, expired or of another kind. */
-  Optional<StreamRequest> consume(String kind, String token) {
+  Optional<IssuedSession> consume(String kind, String token) {
     Entry entry = pending.remove(token);
     if (entry == null || !clock.instant().isBefore(entry.expires()) || !entry.request().kind().equals(kind)) {
       return Optional.empty();

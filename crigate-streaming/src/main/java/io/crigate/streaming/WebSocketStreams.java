@@ -5,10 +5,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.http.websocketx.BinaryWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.CloseWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.PingWebSocketFrame;
-import io.netty.handler.codec.http.websocketx.PongWebSocketFrame;
 import io.netty.handler.codec.http.websocketx.WebSocketCloseStatus;
-import io.netty.util.ReferenceCountUtil;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * uses since Kubernetes 1.30: every binary message starts with its channel number. v5 adds channel
  * 255, on which {@code [255, n]} closes channel n (kubectl closes stdin that way).
  */
-final class WebSocketStreams extends SessionHandler {
+final class WebSocketStreams extends SessionHandler implements WebSocketFrameEvents {
 
   static final String V5 = "v5.channel.k8s.io";
   static final String V4 = "v4.channel.k8s.io";
@@ -46,23 +43,17 @@ final class WebSocketStreams extends SessionHandler {
 
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
-    try {
-      switch (msg) {
-        case BinaryWebSocketFrame frame -> received(frame.content());
-        case PingWebSocketFrame ping -> ctx.writeAndFlush(new PongWebSocketFrame(ping.content().retain()));
-        case CloseWebSocketFrame close -> {
-          session.stdinInput().end();
-          ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.NORMAL_CLOSURE))
-              .addListener(ChannelFutureListener.CLOSE);
-        }
-        default -> { } // text frames belong to the base64 subprotocols, which are not offered
-      }
-    } finally {
-      ReferenceCountUtil.release(msg);
-    }
+    WebSocketFrameEvents.dispatch(ctx, msg, this);
   }
 
-  private void received(ByteBuf content) {
+  @Override
+  public void closedByClient() {
+    session.stdinInput().end();
+    ctx.writeAndFlush(new CloseWebSocketFrame(WebSocketCloseStatus.NORMAL_CLOSURE)).addListener(ChannelFutureListener.CLOSE);
+  }
+
+  @Override
+  public void received(ByteBuf content) {
     if (!content.isReadable()) {
       return;
     }
@@ -88,8 +79,7 @@ final class WebSocketStreams extends SessionHandler {
 
   @Override
   public void write(int channel, byte[] data, int offset, int length) {
-    ByteBuf message = ctx.alloc().buffer(length + 1).writeByte(channel).writeBytes(data, offset, length);
-    Frames.send(ctx.channel(), new BinaryWebSocketFrame(message));
+    Frames.sendOnChannel(ctx.channel(), channel, data, offset, length);
   }
 
   @Override

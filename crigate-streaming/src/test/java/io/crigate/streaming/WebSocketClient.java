@@ -54,6 +54,22 @@ final class WebSocketClient implements WebSocket.Listener {
     return bytes == null ? "" : bytes.toString(StandardCharsets.UTF_8);
   }
 
+  /** Waits for the server to end the session; the bytes that arrived on {@code channel}. */
+  byte[] receivedBytes(int channel) throws Exception {
+    closed.get(10, TimeUnit.SECONDS);
+    return soFar(channel);
+  }
+
+  /** What arrived on {@code channel} until now. */
+  byte[] soFar(int channel) {
+    ByteArrayOutputStream bytes = channels.get(channel);
+    return bytes == null ? new byte[0] : bytes.toByteArray();
+  }
+
+  void closeNormally() throws Exception {
+    socket.sendClose(WebSocket.NORMAL_CLOSURE, "").get(10, TimeUnit.SECONDS);
+  }
+
   /** Completes when the connection ends, by a close frame or by the server dropping it. */
   CompletableFuture<Integer> ended() {
     return closed.handle((code, failure) -> code == null ? -1 : code);
