@@ -4,10 +4,11 @@ import com.google.protobuf.ByteString;
 import io.crigate.api.cri.v1.ExecSyncRequest;
 import io.crigate.api.cri.v1.ExecSyncResponse;
 import io.crigate.spi.CrigateException;
+import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 
-/** Commands in a running container's job: ExecSync, and the job a streaming exec or attach joins. */
+/** Commands in a running container's job: ExecSync, and the jobs a streaming exec, attach or port forward joins. */
 final class RunningJobs {
 
   private final Inventory inventory;
@@ -48,6 +49,22 @@ final class RunningJobs {
     return new RunningJob(container.id(), container.jobId(), container.login(), launcher,
         cmd -> runner.exec(image, container.id(), cmd), dirs.container(container.sandboxId(), container.id()),
         () -> inventory.ended(container.id()));
+  }
+
+  /** The jobs of a pod's containers that run now, oldest container first; NotFound for an unknown pod. */
+  List<RunningJob> runningJobsOf(String sandboxId) {
+    inventory.sandbox(sandboxId);
+    return inventory.containersOf(sandboxId).stream()
+        .filter(container -> container.started() && container.finish() == null)
+        .sorted(Comparator.comparingLong(Records.Container::createdAt))
+        .flatMap(container -> {
+          try {
+            return Stream.of(runningJob(container.id()));
+          } catch (CrigateException.FailedPrecondition stillPending) {
+            return Stream.empty();
+          }
+        })
+        .toList();
   }
 
   private Records.Container running(String id) {

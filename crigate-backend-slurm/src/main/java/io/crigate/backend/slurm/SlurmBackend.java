@@ -56,7 +56,8 @@ final class SlurmBackend implements Backend {
     this.stops = new StopProtocol(inventory, clusters, reconciler, runner);
     this.statuses = new CriStatus(clusters, reconciler, logs);
     this.running = new RunningJobs(inventory, clusters, runner, dirs);
-    this.streaming = new Streaming(Streams.NONE, new SlurmStreams(running::runningJob));
+    this.streaming = new Streaming(Streams.NONE, new SlurmStreams(running::runningJob),
+        new JobPortForwarder(running::runningJobsOf));
     reconciler.resumeAll();
   }
 
@@ -205,16 +206,15 @@ final class SlurmBackend implements Backend {
 
   @Override
   public PortForwardResponse portForward(PortForwardRequest request) {
-    throw new CrigateException.Unimplemented(("PortForward is not implemented for slurm backend %s: a job's ports "
-        + "are on a compute node in the cluster's network, which crigate does not route to (docs/streaming.md)")
-        .formatted(name));
+    streaming.forwarder().check(request);
+    return streaming.server().portForward(request, streaming.forwarder());
   }
 
-  /** crigate's streaming server and the runtime that serves it; set once by the factory. */
-  record Streaming(Streams server, SlurmStreams runtime) {}
+  /** crigate's streaming server and what serves it for this backend; the server is set once by the factory. */
+  record Streaming(Streams server, SlurmStreams runtime, JobPortForwarder forwarder) {}
 
   void serveStreams(Streams server) {
-    this.streaming = new Streaming(server, streaming.runtime());
+    this.streaming = new Streaming(server, streaming.runtime(), streaming.forwarder());
   }
 
   @Override

@@ -118,7 +118,7 @@ final class SlurmStreams implements StreamingRuntime {
    * Copies until the end of {@code from}, running {@code first} once the first bytes arrived; a broken
    * side ends the copy quietly (the session reports the outcome).
    */
-  private static void pipe(InputStream from, OutputStream to, boolean closeTarget, Runnable first) {
+  static void pipe(InputStream from, OutputStream to, boolean closeTarget, Runnable first) {
     byte[] buffer = new byte[8192];
     boolean begun = false;
     try {

@@ -12,15 +12,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.crigate.api.cri.v1.AttachRequest;
-import io.crigate.api.cri.v1.AttachResponse;
 import io.crigate.api.cri.v1.ExecRequest;
-import io.crigate.api.cri.v1.ExecResponse;
 import io.crigate.api.cri.v1.RemovePodSandboxRequest;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.StreamIo;
 import io.crigate.spi.StreamingRuntime;
-import io.crigate.spi.Streams;
 import io.crigate.spi.TerminalSize;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -53,7 +49,7 @@ class InteractiveExecIT {
   private static final Duration WAIT = Duration.ofSeconds(60);
 
   @TempDir Path tmp;
-  private final CapturedRuntime captured = new CapturedRuntime();
+  private final CapturedStreams captured = new CapturedStreams();
   private SlurmBackend backend;
   private String[] ids;
 
@@ -159,23 +155,6 @@ class InteractiveExecIT {
         .hasMessageContaining("own cluster login")
         .hasMessageContaining("through slurmrestd");
     assertThat(captured.runtime).as("no URL handed out").isNull();
-  }
-
-  /** A streaming server that hands out no URL and keeps the runtime, which the test drives itself. */
-  private static final class CapturedRuntime implements Streams {
-    volatile StreamingRuntime runtime;
-
-    @Override
-    public ExecResponse exec(ExecRequest request, StreamingRuntime runtime) {
-      this.runtime = runtime;
-      return ExecResponse.newBuilder().setUrl("test://exec").build();
-    }
-
-    @Override
-    public AttachResponse attach(AttachRequest request, StreamingRuntime runtime) {
-      this.runtime = runtime;
-      return AttachResponse.newBuilder().setUrl("test://attach").build();
-    }
   }
 
   /** The client's end of a session: stdin written by the test, both outputs kept, resizes sent on demand. */

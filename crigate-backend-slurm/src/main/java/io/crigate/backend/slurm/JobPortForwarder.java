@@ -1,0 +1,147 @@
+package io.crigate.backend.slurm;
+
+import io.crigate.api.cri.v1.PortForwardRequest;
+import io.crigate.spi.CrigateException;
+import io.crigate.spi.PortForwarder;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * PortForward into a pod's Slurm jobs. A job's ports are on its compute node, which crigate's host
+ * need not reach, so each forwarded connection is a relay step in the job ({@code srun --overlap}):
+ * bash connects to the port on the node's loopback and joins the connection to srun's stdin and
+ * stdout, which reach crigate the way an interactive exec's do. It says {@code connected} on stderr
+ * first, so the client's bytes go only to a relay whose connection is up, and a pod of several jobs
+ * is tried job by job until one accepts.
+ */
+final class JobPortForwarder implements PortForwarder {
+
+  /**
+   * Runs with the port as $1. stdin is saved first because bash gives a background command
+   * /dev/null for stdin; each direction copies on its own, and when one ends the other has a
+   * second to finish, as containerd's forwarder allows, before the step ends.
+   */
+  static final String RELAY = """
+      exec 4<&0
+      exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 3
+      echo connected >&2
+      cat <&3 & cat <&4 >&3 &
+      wait -n
+      sleep 1 & wait -n
+      kill $(jobs -p) 2>/dev/null
+      exit 0
+      """;
+  static final String CONNECTED = "connected";
+
+  private final Function<String, List<RunningJob>> podJobs;
+
+  /** @param podJobs the running jobs of a pod, oldest first (NotFound for an unknown pod) */
+  JobPortForwarder(Function<String, List<RunningJob>> podJobs) {
+    this.podJobs = podJobs;
+  }
+
+  /** What can be checked before a URL is handed out: a running job, reachable with srun. */
+  void check(PortForwardRequest request) {
+    List<RunningJob> jobs = podJobs.apply(request.getPodSandboxId());
+    if (jobs.isEmpty()) {
+      throw new CrigateException.FailedPrecondition("pod %s has no running container whose job a port could be "
+          .formatted(request.getPodSandboxId()) + "forwarded into");
+    }
+    if (jobs.stream().allMatch(job -> job.launcher() == null)) {
+      throw new CrigateException.Unimplemented(("PortForward into slurm jobs runs srun, on crigate's host (transport "
+          + "local) or a login node (transport ssh, or a container's own cluster login); pod %s's jobs are reached "
+          + "through slurmrestd").formatted(request.getPodSandboxId()));
+    }
+  }
+
+  @Override
+  public void forward(String podSandboxId, int port, InputStream fromClient, OutputStream toClient) {
+    List<String> refusals = new ArrayList<>();
+    for (RunningJob job : podJobs.apply(podSandboxId)) {
+      if (job.launcher() == null) {
+        refusals.add("container %s: its job is reached through slurmrestd, which cannot run a relay".formatted(job.containerId()));
+        continue;
+      }
+      Interactive relay = job.launcher().start(relayCommand(job, port), false, SlurmStreams.DEFAULT_SIZE);
+      String refused = awaitConnected(relay);
+      if (refused == null) {
+        join(relay, fromClient, toClient);
+        return;
+      }
+      refusals.add("container %s (job %d): %s".formatted(job.containerId(), job.jobId(), refused));
+    }
+    if (refusals.isEmpty()) {
+      throw new CrigateException.FailedPrecondition("pod %s has no running container".formatted(podSandboxId));
+    }
+    throw new CrigateException.Unavailable("nothing accepted a connection to port %d: %s"
+        .formatted(port, String.join("; ", refusals)));
+  }
+
+  private static List<String> relayCommand(RunningJob job, int port) {
+    return List.of("srun", "--overlap", "--jobid=" + job.jobId(), "--ntasks=1", "--quiet", "--",
+        "bash", "-c", RELAY, "crigate-port-relay", Integer.toString(port));
+  }
+
+  /** Null once the relay is connected; otherwise why it is not, from what it and srun said. */
+  private static String awaitConnected(Interactive relay) {
+    List<String> said = new ArrayList<>();
+    try {
+      BufferedReader stderr = new BufferedReader(new InputStreamReader(relay.stderr(), StandardCharsets.UTF_8));
+      for (String line; (line = stderr.readLine()) != null; ) {
+        if (line.equals(CONNECTED)) {
+          Thread.ofVirtual().name("portforward-relay-stderr").start(() -> drain(stderr));
+          return null;
+        }
+        said.add(line.strip());
+      }
+      int exit = relay.waitFor();
+      String last = said.isEmpty() ? "the relay exited " + exit : said.getLast();
+      return last.replaceFirst("^crigate-port-relay: (line \\d+: )?", "");
+    } catch (IOException e) {
+      relay.kill();
+      return "the relay's output failed: " + e.getMessage();
+    } catch (InterruptedException e) {
+      relay.kill();
+      Thread.currentThread().interrupt();
+      throw new CrigateException.Unavailable("port forward ended: the client went away");
+    }
+  }
+
+  /**
+   * Copies both ways until the pod's side ends. A client that leaves ends its input, which ends the
+   * relay's stdin and so the relay within its second of grace: reading srun's output is not
+   * interruptible.
+   */
+  private static void join(Interactive relay, InputStream fromClient, OutputStream toClient) {
+    Thread input = Thread.ofVirtual().name("portforward-in")
+        .start(() -> SlurmStreams.pipe(fromClient, relay.stdin(), true, () -> {}));
+    try {
+      relay.stdout().transferTo(toClient);
+      relay.waitFor();
+    } catch (IOException e) {
+      relay.kill(); // the client is gone, or srun's output broke: the step ends either way
+    } catch (InterruptedException e) {
+      relay.kill();
+      Thread.currentThread().interrupt();
+    } finally {
+      input.interrupt();
+    }
+  }
+
+  private static void drain(BufferedReader stderr) {
+    try {
+      while (stderr.readLine() != null) {
+        // srun's own complaints after the connection is up; the connection's end reports the outcome
+      }
+    } catch (IOException e) {
+      // the relay ended
+    }
+  }
+}
