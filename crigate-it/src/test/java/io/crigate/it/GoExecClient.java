@@ -34,7 +34,7 @@ final class GoExecClient {
         "golang-github-docker-spdystream-dev"));
   }
 
-  private static String text(InputStream stream) {
+  static String text(InputStream stream) {
     try (stream) {
       return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
