@@ -8,13 +8,19 @@ import static org.awaitility.Awaitility.await;
 import io.crigate.api.cri.v1.*;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.UUID;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -24,9 +30,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * kubectl exec -it and attach into a real Slurm job through crigate: the CRI Exec/Attach URL is
- * opened by a Go client built on spdystream and gorilla/websocket, the libraries Kubernetes uses,
- * over SPDY/3.1 (v4.channel.k8s.io, as the kubelet) and WebSocket (v5.channel.k8s.io, as kubectl).
+ * kubectl exec -it, attach and port-forward into a real Slurm job through crigate: the CRI
+ * Exec/Attach/PortForward URL is opened by Go clients built on spdystream and gorilla/websocket, the
+ * libraries Kubernetes uses, over SPDY/3.1 (v4.channel.k8s.io and portforward.k8s.io, as the
+ * kubelet) and WebSocket (v5.channel.k8s.io, as kubectl), and by crigate ctl port-forward.
  */
 class StreamingIT {
 
@@ -47,7 +54,10 @@ class StreamingIT {
         port: 0
       """.formatted(SLURM_WORK));
 
+  static final String WEB_PAGE = "served from a slurm job\n";
   static GoExecClient client;
+  static GoPortForwardClient portForward;
+  static WebServer web;
   static PodSandboxConfig pod;
   static String podId;
   static String shell;
@@ -56,6 +66,7 @@ class StreamingIT {
   static void startAJob() throws Exception {
     Files.createDirectories(SLURM_WORK);
     client = GoExecClient.build(Path.of("target/go-client"));
+    portForward = GoPortForwardClient.build(Path.of("target/go-client"));
     RuntimeServiceGrpc.RuntimeServiceBlockingStub runtime = crigate.cri().runtime();
     pod = hostNetworkPod("streaming", crigate.workDir().resolve("pods"));
     podId = runtime.runPodSandbox(runPod(pod, "slurm")).getPodSandboxId();
@@ -194,13 +205,111 @@ class StreamingIT {
         BodyHandlers.ofString()).statusCode()).isEqualTo(200);
   }
 
+  /** kubectl port-forward as the kubelet proxies it: SPDY with portforward.k8s.io, two connections on one. */
   @Test
-  void portForwardIsUnimplementedForSlurm() {
+  void portForwardOverSpdyReachesTheJobsPortOncePerConnection() throws Exception {
+    startWebServer();
+
+    GoPortForwardClient.Result result = portForward.run(portForwardUrl(), "-ports", web.port() + "," + web.port(),
+        "-send", "GET / HTTP/1.0\r\n\r\n");
+
+    assertThat(result.processExit()).as(result.clientError()).isZero();
+    assertThat(result.connections()).hasSize(2).allSatisfy(connection -> {
+      assertThat(connection.clientError()).isEmpty();
+      assertThat(connection.error()).isEmpty();
+      assertThat(connection.data()).startsWith("HTTP/1.").contains(" 200 ").endsWith(WEB_PAGE);
+    });
+  }
+
+  /** Clients before Kubernetes 1.6 send no requestID; their streams are paired by id. */
+  @Test
+  void portForwardPairsStreamsWithoutRequestIdByTheirIds() throws Exception {
+    startWebServer();
+
+    GoPortForwardClient.Result result = portForward.run(portForwardUrl(), "-ports", web.port() + "," + web.port(),
+        "-send", "GET / HTTP/1.0\r\n\r\n", "-no-request-id");
+
+    assertThat(result.connections()).extracting(GoPortForwardClient.Connection::data)
+        .allSatisfy(data -> assertThat(data).endsWith(WEB_PAGE));
+  }
+
+  @Test
+  void aPortNothingListensOnIsReportedOnTheErrorStreamAsTheKubeletWordsIt() throws Exception {
+    int closed = freePort();
+
+    GoPortForwardClient.Result result = portForward.run(portForwardUrl(), "-ports", Integer.toString(closed),
+        "-send", "hello");
+
+    GoPortForwardClient.Connection connection = result.connections().getFirst();
+    assertThat(connection.error()).startsWith("error forwarding port %d to pod %s: nothing accepted a connection to port %d: container "
+        .formatted(closed, podId, closed)).contains("Connection refused");
+    assertThat(connection.data()).isEmpty();
+    assertThat(connection.clientError()).as("both streams closed, none reset").isEmpty();
+  }
+
+  /** crigate ctl port-forward: a local port whose connections each open a WebSocket port forward. */
+  @Test
+  void ctlPortForwardReachesTheJobsPortOverWebSocket() throws Exception {
+    startWebServer();
+    Path output = crigate.workDir().resolve("ctl-port-forward.out");
+    Process forward = new ProcessBuilder(Infra.repositoryRoot().resolve("bin/crigate").toString(), "ctl",
+        "-r", "unix://" + crigate.process().socket(), "port-forward", podId.substring(0, 12), ":" + web.port())
+        .redirectOutput(output.toFile()).redirectErrorStream(true).start();
+    try {
+      Pattern forwarding = Pattern.compile("Forwarding from 127.0.0.1:(\\d+) -> " + web.port());
+      Matcher local = forwarding.matcher(await("ctl port-forward listening").atMost(Duration.ofSeconds(60))
+          .until(() -> Files.readString(output), text -> forwarding.matcher(text).find()));
+      assertThat(local.find()).isTrue();
+
+      try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), Integer.parseInt(local.group(1)))) {
+        socket.setSoTimeout(30_000);
+        socket.getOutputStream().write("GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+            .startsWith("HTTP/1.").endsWith(WEB_PAGE);
+      }
+    } finally {
+      forward.destroy();
+      forward.waitFor();
+    }
+    assertThat(Files.readString(output)).as("no errors from ctl").doesNotContain("crigate ctl port-forward:");
+  }
+
+  @Test
+  void portForwardNamingAPortThatCannotExistIsRefused() {
     assertThatThrownBy(() -> crigate.cri().runtime().portForward(PortForwardRequest.newBuilder()
-        .setPodSandboxId(podId).addPort(8080).build()))
+        .setPodSandboxId(podId).addPort(70000).build()))
         .isInstanceOfSatisfying(StatusRuntimeException.class, e -> {
-          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.UNIMPLEMENTED);
-          assertThat(e.getStatus().getDescription()).contains("PortForward is not implemented for slurm");
+          assertThat(e.getStatus().getCode()).isEqualTo(Status.Code.INVALID_ARGUMENT);
+          assertThat(e.getStatus().getDescription()).contains("port 70000");
         });
   }
+
+  private static String portForwardUrl() {
+    String url = crigate.cri().runtime().portForward(PortForwardRequest.newBuilder().setPodSandboxId(podId).build()).getUrl();
+    assertThat(url).startsWith("http://127.0.0.1:").contains("/portforward/");
+    return url;
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  /** A job in the pod serving {@link #WEB_PAGE} over HTTP on its node's loopback, started once. */
+  private static synchronized void startWebServer() throws Exception {
+    if (web != null) {
+      return;
+    }
+    int port = freePort();
+    Path site = Files.createDirectories(SLURM_WORK.resolve("site"));
+    Files.writeString(site.resolve("index.html"), WEB_PAGE);
+    String id = start(shellContainer("web", "none", "exec busybox httpd -f -p 127.0.0.1:%d -h %s".formatted(port, site)));
+    await("httpd listening").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() ->
+        crigate.cri().runtime().execSync(ExecSyncRequest.newBuilder().setContainerId(id).addCmd("bash").addCmd("-c")
+            .addCmd("exec 3<>/dev/tcp/127.0.0.1/" + port).setTimeout(10).build()).getExitCode() == 0);
+    web = new WebServer(id, port);
+  }
+
+  private record WebServer(String containerId, int port) {}
 }
