@@ -24,18 +24,25 @@ import java.util.function.Function;
 final class JobPortForwarder implements PortForwarder {
 
   /**
-   * Runs with the port as $1. stdin is saved first because bash gives a background command
-   * /dev/null for stdin; each direction copies on its own, and when one ends the other has a
-   * second to finish, as containerd's forwarder allows, before the step ends.
+   * Runs with the port as $1. Each direction copies in a job of its own (set -m gives each its own
+   * process group, so ending one ends its cat too) and says on fd 5, a pipe, when it is done. When
+   * the pod's side closes the relay ends at once; when the client's side ends first the pod has a
+   * second to answer, as containerd's forwarder allows (bash cannot half-close the socket to tell
+   * it). Both background copiers are killed before the exit, or their pipes would keep the step
+   * open. Not {@code wait -n}: a copier that ends before bash reaches it is missed, and the relay
+   * hangs.
    */
   static final String RELAY = """
-      exec 4<&0
+      set -m
       exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 3
+      exec 5<> <(:)
       echo connected >&2
-      cat <&3 & cat <&4 >&3 &
-      wait -n
-      sleep 1 & wait -n
-      kill $(jobs -p) 2>/dev/null
+      exec 2>/dev/null
+      { cat <&3; echo pod >&5; } & from_pod=$!
+      { cat >&3; echo client >&5; } & to_pod=$!
+      read -r first <&5
+      if [ "$first" = client ]; then read -r -t 1 _ <&5; fi
+      kill -- -"$from_pod" -"$to_pod"
       exit 0
       """;
   static final String CONNECTED = "connected";
