@@ -1,0 +1,230 @@
+package io.crigate.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.crigate.api.cri.v1.*;
+import io.crigate.backend.slurm.SlurmBackendFactory;
+import io.crigate.core.state.GatewayState;
+import io.crigate.spi.Backend;
+import io.crigate.spi.InitContext;
+import io.crigate.streaming.StreamingServer;
+import io.crigate.streaming.StreamingSettings;
+import io.crigate.transport.EventLoops;
+import io.netty.channel.EventLoopGroup;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * {@code kubectl port-forward} into a Slurm job, one connection at a time: through crigate's
+ * streaming server and the slurm backend's relay step (the PortForward call, the WebSocket v4
+ * open, one HTTP/1.0 request and its whole answer), against the same request sent straight to the
+ * job's port, the floor of any forward. The two alternate connection by connection in one run;
+ * an empty srun step after each pair shows how much of the forward is srun's own start.
+ * The job serves a page with busybox httpd on the node's loopback, which on this one-node cluster
+ * is this host's.
+ *
+ * <p>Usage: {@code PortForwardBenchmark <workDir> <stateDir> [connections=50] [transport=local|ssh]};
+ * needs SLURM_CONF, and for ssh the CRIGATE_SSH_* exports of slurm-up.sh.
+ */
+public final class PortForwardBenchmark {
+
+  private static final String PAGE = "served from a slurm job\n";
+  private static final byte[] REQUEST = "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
+  private static final int WARMUP = 5;
+  private static final EventLoopGroup IO = EventLoops.epoll(1, "portforward-bench-io");
+
+  private PortForwardBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    Path workDir = Files.createDirectories(Path.of(args[0]));
+    Path stateDir = Path.of(args[1]);
+    int connections = args.length > 2 ? Integer.parseInt(args[2]) : 50;
+    String transport = args.length > 3 ? args[3] : "local";
+    int port = freePort();
+    Path site = Files.createDirectories(workDir.resolve("site"));
+    Files.writeString(site.resolve("index.html"), PAGE);
+    try (GatewayState state = GatewayState.open(stateDir);
+        StreamingServer server = StreamingServer.create(StreamingSettings.defaults())) {
+      Backend backend = new SlurmBackendFactory().create(new InitContext("pf-bench", settings(workDir, transport),
+          Files.createDirectories(stateDir.resolve("slurm")), state.backendStore("pf-bench"), Clock.systemUTC(), IO, server, new PrometheusRegistry()));
+      WebJob web = startWebJob(backend, workDir, site, port);
+      String pod = web.podId();
+      try {
+        for (int i = 0; i < WARMUP; i++) {
+          direct(port);
+          viaCrigate(backend, pod, port);
+          emptyStep(web.jobId());
+        }
+        Samples direct = new Samples();
+        Samples forwarded = new Samples();
+        Samples step = new Samples();
+        for (int i = 0; i < connections; i++) {
+          // alternate which goes first, so neither always follows the other's step teardown
+          if (i % 2 == 0) {
+            direct.add(direct(port));
+            forwarded.add(viaCrigate(backend, pod, port));
+          } else {
+            forwarded.add(viaCrigate(backend, pod, port));
+            direct.add(direct(port));
+          }
+          step.add(emptyStep(web.jobId()));
+        }
+        System.out.printf("transport %s, %d connections each, one HTTP/1.0 request and its answer%n", transport, connections);
+        report("straight to the job's port (baseline)", direct);
+        report("kubectl port-forward path: PortForward + WebSocket + relay step", forwarded);
+        report("an empty step on this host: srun --overlap --jobid=<job> true", step);
+        System.out.printf("added by the forward: p50 %.1f ms, p95 %.1f ms%n",
+            (forwarded.percentile(50) - direct.percentile(50)) / 1e6, (forwarded.percentile(95) - direct.percentile(95)) / 1e6);
+      } finally {
+        backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod).build());
+        backend.close();
+      }
+    }
+  }
+
+  private static ObjectNode settings(Path workDir, String transport) {
+    ObjectNode settings = new ObjectMapper().createObjectNode().put("workDir", workDir.toString()).put("pollInterval", "300ms");
+    if (transport.equals("ssh")) {
+      settings.put("transport", "ssh");
+      settings.putObject("ssh").put("host", "127.0.0.1").put("port", Integer.parseInt(System.getenv("CRIGATE_SSH_PORT")))
+          .put("user", "root").put("privateKeyFile", System.getenv("CRIGATE_SSH_KEY"))
+          .put("knownHostsFile", System.getenv("CRIGATE_SSH_KNOWN_HOSTS"));
+    } else if (!transport.equals("local")) {
+      throw new IllegalArgumentException("transport must be local or ssh, not " + transport);
+    }
+    return settings;
+  }
+
+  private record WebJob(String podId, long jobId) {}
+
+  private static WebJob startWebJob(Backend backend, Path workDir, Path site, int port) throws Exception {
+    PodSandboxConfig pod = PodSandboxConfig.newBuilder()
+        .setMetadata(PodSandboxMetadata.newBuilder().setName("pf-bench").setNamespace("bench").setUid("pf-bench-" + port))
+        .setLogDirectory(Files.createDirectories(workDir.resolve("logs")).toString()).build();
+    String podId = backend.runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(pod).build()).getPodSandboxId();
+    ContainerConfig web = ContainerConfig.newBuilder().setMetadata(ContainerMetadata.newBuilder().setName("web"))
+        .setImage(ImageSpec.newBuilder().setImage("busybox"))
+        .addAllCommand(java.util.List.of("busybox", "httpd", "-f", "-p", "127.0.0.1:" + port, "-h", site.toString()))
+        .setLogPath("web.log").build();
+    String id = backend.createContainer(CreateContainerRequest.newBuilder().setPodSandboxId(podId).setConfig(web)
+        .setSandboxConfig(pod).build()).getContainerId();
+    backend.startContainer(StartContainerRequest.newBuilder().setContainerId(id).build());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (true) {
+      try {
+        String state = backend.containerStatus(ContainerStatusRequest.newBuilder().setContainerId(id).build())
+            .getStatus().getMessage();
+        if (!state.contains(" RUNNING")) {
+          throw new IOException("job not running yet: " + state);
+        }
+        direct(port);
+        return new WebJob(podId, Long.parseLong(state.replaceAll(".*slurm job (\\d+).*", "$1")));
+      } catch (IOException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("the web job did not listen on port " + port + " within 120 s", notYet);
+        }
+        Thread.sleep(200);
+      }
+    }
+  }
+
+  /** What srun alone costs a step, the floor under every relay step (run here, whatever the transport). */
+  private static long emptyStep(long jobId) throws Exception {
+    long start = System.nanoTime();
+    Process srun = new ProcessBuilder("srun", "--overlap", "--jobid=" + jobId, "--ntasks=1", "--quiet", "true")
+        .redirectErrorStream(true).start();
+    srun.getInputStream().readAllBytes();
+    if (srun.waitFor() != 0) {
+      throw new IllegalStateException("srun into job " + jobId + " failed");
+    }
+    return System.nanoTime() - start;
+  }
+
+  private static long direct(int port) throws IOException {
+    long start = System.nanoTime();
+    try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      socket.getOutputStream().write(REQUEST);
+      check(new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+    return System.nanoTime() - start;
+  }
+
+  private static long viaCrigate(Backend backend, String pod, int port) throws Exception {
+    long start = System.nanoTime();
+    String url = backend.portForward(PortForwardRequest.newBuilder().setPodSandboxId(pod).build()).getUrl();
+    DataChannel data = new DataChannel();
+    WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("v4.channel.k8s.io")
+        .buildAsync(URI.create(url.replaceFirst("^http", "ws") + "?port=" + port), data).get(30, TimeUnit.SECONDS);
+    socket.sendBinary(ByteBuffer.allocate(REQUEST.length + 1).put((byte) 0).put(REQUEST).flip(), true).get(30, TimeUnit.SECONDS);
+    check(data.closed.get(30, TimeUnit.SECONDS));
+    return System.nanoTime() - start;
+  }
+
+  private static void check(String answer) {
+    if (!answer.startsWith("HTTP/1.") || !answer.endsWith(PAGE)) {
+      throw new IllegalStateException("unexpected answer: " + answer);
+    }
+  }
+
+  /** Channel 0 of a v4 port forward, without its two-byte port prefix, complete when the server closes. */
+  private static final class DataChannel implements WebSocket.Listener {
+    final CompletableFuture<String> closed = new CompletableFuture<>();
+    private final ByteArrayOutputStream data = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream message = new ByteArrayOutputStream();
+
+    @Override
+    public CompletionStage<?> onBinary(WebSocket socket, ByteBuffer bytes, boolean last) {
+      byte[] part = new byte[bytes.remaining()];
+      bytes.get(part);
+      message.writeBytes(part);
+      if (last) {
+        byte[] whole = message.toByteArray();
+        message.reset();
+        if (whole.length > 0 && whole[0] == 0) {
+          data.write(whole, 1, whole.length - 1);
+        }
+      }
+      socket.request(1);
+      return null;
+    }
+
+    @Override
+    public CompletionStage<?> onClose(WebSocket socket, int status, String reason) {
+      byte[] all = data.toByteArray();
+      closed.complete(new String(all, Math.min(2, all.length), Math.max(0, all.length - 2), StandardCharsets.UTF_8));
+      return null;
+    }
+
+    @Override
+    public void onError(WebSocket socket, Throwable error) {
+      closed.completeExceptionally(error);
+    }
+  }
+
+  private static void report(String what, Samples samples) {
+    System.out.printf("%-66s p50 %7.1f ms  p95 %7.1f ms  max %7.1f ms%n", what, samples.percentile(50) / 1e6,
+        samples.percentile(95) / 1e6, samples.percentile(100) / 1e6);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+}
