@@ -219,6 +219,10 @@ class StreamingIT {
       assertThat(connection.error()).isEmpty();
       assertThat(connection.data()).startsWith("HTTP/1.").contains(" 200 ").endsWith(WEB_PAGE);
     });
+    // each forwarded connection is a session of its own on /metrics, ended cleanly, none left open
+    assertThat(MetricsEndpoint.scrapeUntil(crigate, Pattern.compile(
+        "crigate_streaming_sessions_ended_total\\{kind=\"portforward\",outcome=\"exit_0\"} ([2-9]|[1-9][0-9]+)")))
+        .containsPattern("crigate_streaming_sessions\\{kind=\"portforward\"} 0");
   }
 
   /** Clients before Kubernetes 1.6 send no requestID; their streams are paired by id. */
