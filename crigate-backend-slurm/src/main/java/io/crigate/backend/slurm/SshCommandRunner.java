@@ -13,6 +13,7 @@ import org.apache.sshd.client.channel.ClientChannelEvent;
 import org.apache.sshd.client.keyverifier.KnownHostsServerKeyVerifier;
 import org.apache.sshd.client.keyverifier.RejectAllServerKeyVerifier;
 import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.core.CoreModuleProperties;
 
 /**
  * Runs Slurm commands on a login node over reused SSH sessions ({@link SshSessions}: a bounded
@@ -36,6 +37,10 @@ final class SshCommandRunner implements CommandRunner {
   SshCommandRunner(SlurmSettings.Ssh settings) {
     this.settings = settings;
     this.client = SshClient.setUpDefaultClient();
+    // Every SSH request is a small write. With Nagle's algorithm one written while the last is not
+    // yet acknowledged waits for sshd's delayed ACK, 40 ms on Linux: a channel open measured 43 ms
+    // instead of 1-2. OpenSSH's client turns Nagle off for interactive sessions too.
+    CoreModuleProperties.TCP_NODELAY.set(client, true);
     client.setServerKeyVerifier(new KnownHostsServerKeyVerifier(RejectAllServerKeyVerifier.INSTANCE,
         settings.knownHosts()));
     SshIdentities.restrict(client, settings);
