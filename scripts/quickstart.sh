@@ -107,6 +107,37 @@ infra_wait 60 "slurm job to end" bash -c "bin/crigate ctl --runtime-endpoint uni
 ctl inspect "$job" | grep -E '"(state|exitCode|reason|message)"'
 ctl logs "$job"
 
+step "Port-forward into a Slurm job: a web server in the job, reached from this host"
+free_port() {   # the first port from $1 up that nothing listens on
+  local port=$1
+  while ss -ltnH "sport = :$port" | grep -q .; do port=$((port + 1)); done
+  echo "$port"
+}
+web_port=$(free_port 28080)
+local_port=$(free_port $((web_port + 1)))
+site=$CRIGATE_SLURM_WORKDIR/crigate-demo-site
+mkdir -p "$site"
+echo "hello from a web server in a slurm job" > "$site/index.html"
+cat > "$demo/slurm-web.json" <<JSON
+{"metadata": {"name": "web"}, "image": {"image": "none"}, "log_path": "web.log",
+ "command": ["busybox", "httpd", "-f", "-p", "127.0.0.1:$web_port", "-h", "$site"]}
+JSON
+web=$(ctl create "$slurm_pod" "$demo/slurm-web.json" "$demo/slurm-pod.json")
+ctl start "$web"
+infra_wait 60 "web server in the slurm job" bash -c "exec 2>/dev/null; exec 3<>/dev/tcp/127.0.0.1/$web_port" \
+  || infra_die "the web job did not listen on $web_port; see squeue and $CRIGATE_SLURM_WORKDIR"
+# not through the ctl function: $! must be crigate's own pid (bin/crigate execs java), so kill stops it
+bin/crigate ctl --runtime-endpoint "unix://$socket" port-forward "$slurm_pod" "$local_port:$web_port" \
+  > "$demo/port-forward.log" 2>&1 &
+forward=$!
+infra_wait 30 "crigate ctl port-forward" grep -q "Forwarding from" "$demo/port-forward.log" \
+  || infra_die "ctl port-forward did not start; see $demo/port-forward.log"
+echo "curl http://127.0.0.1:$local_port/  (a relay step in the job joins it to port $web_port on the job's node)"
+curl -sS "http://127.0.0.1:$local_port/"
+kill "$forward"
+wait "$forward" 2>/dev/null || true
+ctl stop "$web" > /dev/null
+
 cat <<DONE
 
 ==> crigate is running (quickstart took $(( $(date +%s) - started )) s)
@@ -114,6 +145,7 @@ cat <<DONE
   a kubelet:    kubelet --container-runtime-endpoint=unix://$socket ...
   try it:       bin/crigate ctl --runtime-endpoint unix://$socket ps
                 bin/crigate ctl --runtime-endpoint unix://$socket exec $container echo hello
+                bin/crigate ctl --runtime-endpoint unix://$socket port-forward POD LOCAL:REMOTE
   crigate log:  $CRIGATE_INFRA_DIR/logs/crigate.log
   stop it all:  bash scripts/infra/down.sh   (add --purge to delete $CRIGATE_INFRA_DIR)
 DONE

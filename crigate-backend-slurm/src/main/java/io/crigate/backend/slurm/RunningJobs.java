@@ -6,6 +6,7 @@ import io.crigate.api.cri.v1.ExecSyncResponse;
 import io.crigate.spi.CrigateException;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /** Commands in a running container's job: ExecSync, and the jobs a streaming exec, attach or port forward joins. */
@@ -39,11 +40,18 @@ final class RunningJobs {
   /** The running job of a container, for a streaming session; a job still queued has nowhere to run one. */
   RunningJob runningJob(String containerId) {
     Records.Container container = running(containerId);
-    clusters.of(container.login()).poller().state(container.jobId()).filter(job -> job.state().equals("PENDING"))
-        .ifPresent(job -> {
-          throw new CrigateException.FailedPrecondition("container %s: slurm job %d is still PENDING (%s): it has no "
-              .formatted(container.id(), job.jobId(), job.reason()) + "allocation to run in yet");
-        });
+    JobPoller poller = clusters.of(container.login()).poller();
+    Optional<JobState> pending = pending(poller, container);
+    if (pending.isPresent()) {
+      // The cache is up to a poll interval old: a job that has just started (its server already
+      // listening, say) is asked about once more before it is refused.
+      poller.pollNow();
+      pending = pending(poller, container);
+    }
+    pending.ifPresent(job -> {
+      throw new CrigateException.FailedPrecondition("container %s: slurm job %d is still PENDING (%s): it has no "
+          .formatted(container.id(), job.jobId(), job.reason()) + "allocation to run in yet");
+    });
     String image = image(container);
     Interactive.Launcher launcher = clusters.of(container.login()).client().interactive().orElse(null);
     return new RunningJob(container.id(), container.jobId(), container.login(), launcher,
@@ -65,6 +73,10 @@ final class RunningJobs {
           }
         })
         .toList();
+  }
+
+  private static Optional<JobState> pending(JobPoller poller, Records.Container container) {
+    return poller.state(container.jobId()).filter(job -> job.state().equals("PENDING"));
   }
 
   private Records.Container running(String id) {
