@@ -31,7 +31,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -109,9 +113,10 @@ class PortForwardIT {
   private String forward(int target, String request) {
     backend.portForward(PortForwardRequest.newBuilder().setPodSandboxId(podId).build());
     ByteArrayOutputStream received = new ByteArrayOutputStream();
+    // on a virtual thread of its own, as the streaming server runs each connection
     CompletableFuture<Void> done = CompletableFuture.runAsync(() ->
         captured.forwarder.forward(podId, target, new ByteArrayInputStream(request.getBytes(StandardCharsets.UTF_8)),
-            received));
+            received), Thread::startVirtualThread);
     done.orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
     return received.toString(StandardCharsets.UTF_8);
   }
@@ -126,6 +131,21 @@ class PortForwardIT {
     assertThat(answer).startsWith("HTTP/1.").contains("200").endsWith("served from a slurm job\n");
     // a second connection is a relay of its own
     assertThat(forward(port, "GET /missing HTTP/1.0\r\n\r\n")).startsWith("HTTP/1.").contains("404");
+  }
+
+  /** A browser opens several connections at once; each is a relay step of its own, over SSH too. */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = SlurmCluster.Transport.class, names = {"LOCAL", "SSH"})
+  void concurrentConnectionsEachGetTheirAnswer(SlurmCluster.Transport transport) throws Exception {
+    webPod(transport, "one of many\n");
+    try (ExecutorService browser = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<String>> pages = IntStream.range(0, 12)
+          .mapToObj(i -> browser.submit(() -> forward(port, "GET /index.html HTTP/1.0\r\n\r\n"))).toList();
+
+      for (Future<String> page : pages) {
+        assertThat(page.get(WAIT.toSeconds(), TimeUnit.SECONDS)).startsWith("HTTP/1.").endsWith("one of many\n");
+      }
+    }
   }
 
   @Test
