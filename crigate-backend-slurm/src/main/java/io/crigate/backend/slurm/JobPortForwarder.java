@@ -92,8 +92,11 @@ final class JobPortForwarder implements PortForwarder {
   }
 
   private static List<String> relayCommand(RunningJob job, int port) {
+    // --norc: srun passes on SSH_CLIENT from a login over SSH, and bash then reads the user's
+    // ~/.bashrc, whose output would go into the forwarded connection (and whose module loads and
+    // pyenv inits would delay every one)
     return List.of("srun", "--overlap", "--jobid=" + job.jobId(), "--ntasks=1", "--quiet", "--",
-        "bash", "-c", RELAY, "crigate-port-relay", Integer.toString(port));
+        "bash", "--norc", "-c", RELAY, "crigate-port-relay", Integer.toString(port));
   }
 
   /** Null once the relay is connected; otherwise why it is not, from what it and srun said. */

@@ -17,6 +17,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.Channels;
 import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The relay and the choice of job, with the relay script run for real by bash on this host in
@@ -186,5 +188,27 @@ class JobPortForwarderTest {
         assertThat(answer).as("connection %d", i).succeedsWithin(Duration.ofSeconds(20)).isEqualTo("at once");
       }
     }
+  }
+
+  /**
+   * srun passes on SSH_CLIENT from a login over SSH, which makes bash read ~/.bashrc even for -c;
+   * what a .bashrc prints must not reach the forwarded connection.
+   */
+  @Test
+  void aBashrcThatPrintsDoesNotReachTheConnectionWhenReachedOverSsh(@TempDir Path home) throws Exception {
+    Files.writeString(home.resolve(".bashrc"), "echo welcome to the cluster\n");
+    int port = answering("only the pod's bytes", 4);
+    UnaryOperator<List<String>> asIfOverSsh = argv -> {
+      // as srun started by sshd's exec has it: SSH_CLIENT set and no SHLVL (sshd's shell execs srun)
+      List<String> wrapped = new ArrayList<>(List.of("env", "-u", "SHLVL", "SSH_CLIENT=10.0.0.1 50000 22",
+          "HOME=" + home));
+      wrapped.addAll(argv);
+      return wrapped;
+    };
+    JobPortForwarder forwarder = new JobPortForwarder(pod -> List.of(job("a", 1, asIfOverSsh)));
+
+    String answer = forward(forwarder, port, new ByteArrayInputStream("ping".getBytes(StandardCharsets.UTF_8)));
+
+    assertThat(answer).isEqualTo("only the pod's bytes");
   }
 }
