@@ -112,8 +112,11 @@ final class JobPortForwarder implements PortForwarder {
         said.add(line.strip());
       }
       int exit = relay.waitFor();
-      String last = said.isEmpty() ? "the relay exited " + exit : said.getLast();
-      return last.replaceFirst("^crigate-port-relay: (line \\d+: )?", "");
+      // The relay's own words say why (connection refused); srun's "task 0: Exited with exit code 3"
+      // may come before or after them, as the two streams interleave.
+      String why = said.reversed().stream().filter(line -> !line.startsWith("srun: ")).findFirst()
+          .orElse(said.isEmpty() ? "the relay exited " + exit : said.getLast());
+      return why.replaceFirst("^crigate-port-relay: (line \\d+: )?", "");
     } catch (IOException e) {
       relay.kill();
       return "the relay's output failed: " + e.getMessage();

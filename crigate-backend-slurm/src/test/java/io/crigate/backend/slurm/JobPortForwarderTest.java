@@ -211,4 +211,21 @@ class JobPortForwarderTest {
 
     assertThat(answer).isEqualTo("only the pod's bytes");
   }
+
+  /** srun adds "task 0: Exited with exit code 3" after the relay's own words, or before them. */
+  @Test
+  void srunsExitLineDoesNotHideWhyTheRelayFailed() throws Exception {
+    int closed = closedPort();
+    UnaryOperator<List<String>> likeSrun = argv -> {
+      List<String> wrapped = new ArrayList<>(List.of("sh", "-c",
+          "\"$@\"; code=$?; echo \"srun: error: node1: task 0: Exited with exit code $code\" >&2; exit $code", "srun"));
+      wrapped.addAll(argv);
+      return wrapped;
+    };
+    JobPortForwarder forwarder = new JobPortForwarder(pod -> List.of(job("a", 1, likeSrun)));
+
+    assertThatThrownBy(() -> forward(forwarder, closed, InputStream.nullInputStream()))
+        .hasMessageContaining("container a (job 1): ").hasMessageContaining("Connection refused")
+        .hasMessageNotContaining("Exited with exit code");
+  }
 }
