@@ -44,15 +44,14 @@ abstract class ForwardHandler extends ChannelInboundHandlerAdapter implements Ch
 
   /** Forwards {@code port} between {@code input} and the given channels; {@code ended} runs after. */
   void forward(int port, ChannelInput input, int dataChannel, int errorChannel, Runnable ended) {
-    Thread[] self = new Thread[1];
-    self[0] = ForwardedConnection.unstarted(request, port, input, new ChannelOutput(this, dataChannel),
+    Thread thread = ForwardedConnection.unstarted(request, port, input, new ChannelOutput(this, dataChannel),
         new ChannelOutput(this, errorChannel), () -> {
           inputs.remove(input);
-          forwarding.remove(self[0]);
+          forwarding.remove(Thread.currentThread()); // ended runs on the forwarding thread itself
           ended.run();
         });
-    forwarding.add(self[0]);
-    self[0].start();
+    forwarding.add(thread);
+    thread.start();
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.crigate.streaming;
 
+import io.crigate.spi.config.PortNumber;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.spdy.DefaultSpdyDataFrame;
@@ -12,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -67,14 +69,15 @@ final class SpdyPortForward extends ForwardHandler implements SpdyFrameEvents {
     int streamId = syn.streamId();
     String type = syn.headers().getAsString("streamtype");
     String portHeader = syn.headers().getAsString("port");
-    int port = portOf(portHeader);
-    if (!"data".equals(type) && !"error".equals(type) || port < 0) {
+    OptionalInt named = portHeader == null ? OptionalInt.empty() : PortNumber.parse(portHeader, 1);
+    if (!"data".equals(type) && !"error".equals(type) || named.isEmpty()) {
       // as the kubelet: a stream that names no valid type or port is refused, not paired
       LOG.debug("{}: refusing stream {} of type {} for port {}", request.what(), streamId, type, portHeader);
       ctx.writeAndFlush(new DefaultSpdyRstStreamFrame(streamId, SpdyStreamStatus.REFUSED_STREAM));
       return;
     }
     ctx.writeAndFlush(SpdyStreams.reply(streamId, type));
+    int port = named.getAsInt();
     String requestId = syn.headers().getAsString("requestid");
     if (requestId == null || requestId.isEmpty()) {
       // Clients before Kubernetes 1.6 sent no request id, but opened each pair's error and data
@@ -103,16 +106,6 @@ final class SpdyPortForward extends ForwardHandler implements SpdyFrameEvents {
       forward(pair.port, pair.input, data, pair.errorStream, () -> ctx.executor().execute(() -> inputOf.remove(data)));
     } else if (pair.deadline == null) {
       pair.deadline = ctx.executor().schedule(() -> abandon(pair), creationTimeout.toMillis(), TimeUnit.MILLISECONDS);
-    }
-  }
-
-  /** The port a stream names, or -1 when it names none that can exist. */
-  private static int portOf(String header) {
-    try {
-      int port = header == null ? -1 : Integer.parseInt(header.trim());
-      return port >= 1 && port <= 65535 ? port : -1;
-    } catch (NumberFormatException e) {
-      return -1;
     }
   }
 

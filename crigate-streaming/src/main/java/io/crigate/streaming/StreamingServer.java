@@ -9,6 +9,7 @@ import io.crigate.api.cri.v1.PortForwardResponse;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.PortForwarder;
 import io.crigate.spi.StreamingRuntime;
+import io.crigate.spi.config.PortNumber;
 import io.crigate.spi.Streams;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
@@ -97,7 +98,7 @@ public final class StreamingServer implements Streams, AutoCloseable {
       throw new CrigateException.InvalidArgument("PortForward needs pod_sandbox_id");
     }
     for (int port : request.getPortList()) {
-      if (port < 1 || port > 65535) {
+      if (port < 1 || port > PortNumber.MAX) {
         throw new CrigateException.InvalidArgument("PortForward: port %d is not a TCP port (1-65535)".formatted(port));
       }
     }
