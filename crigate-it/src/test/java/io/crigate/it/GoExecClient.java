@@ -3,14 +3,10 @@ package io.crigate.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Go remotecommand client in src/test/go (spdystream and gorilla/websocket, the libraries
@@ -34,38 +30,19 @@ final class GoExecClient {
         "golang-github-docker-spdystream-dev"));
   }
 
-  static String text(InputStream stream) {
-    try (stream) {
-      return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
   Result run(String url, String protocol, String... flags) {
     List<String> command = new ArrayList<>(List.of(binary.toString(), "-url", url, "-proto", protocol));
     command.addAll(List.of(flags));
+    GoProgram.Output output = GoProgram.run(command);
+    if (output.exitCode() != 0) {
+      return new Result(output.exitCode(), "", "", -1, "", output.stderr());
+    }
     try {
-      Process process = new ProcessBuilder(command).start();
-      CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> text(process.getErrorStream()),
-          Thread::startVirtualThread);
-      String out = text(process.getInputStream());
-      String err = stderr.join();
-      if (!process.waitFor(2, TimeUnit.MINUTES)) {
-        process.destroyForcibly();
-        throw new IllegalStateException("crigateexec did not end: " + command);
-      }
-      if (process.exitValue() != 0) {
-        return new Result(process.exitValue(), "", "", -1, "", err.strip());
-      }
-      JsonNode result = JSON.readTree(out);
+      JsonNode result = JSON.readTree(output.stdout());
       return new Result(0, result.path("stdout").asText(), result.path("stderr").asText(),
-          result.path("exitCode").asInt(), result.path("message").asText(), err.strip());
+          result.path("exitCode").asInt(), result.path("message").asText(), output.stderr());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 }

@@ -7,8 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The Go port-forward client in src/test/go, speaking portforward.k8s.io over spdystream as the
@@ -42,31 +40,20 @@ final class GoPortForwardClient {
   Result run(String url, String... flags) {
     List<String> command = new ArrayList<>(List.of(binary.toString(), "-url", url));
     command.addAll(List.of(flags));
+    GoProgram.Output output = GoProgram.run(command);
+    if (output.exitCode() != 0) {
+      return new Result(output.exitCode(), List.of(), output.stderr());
+    }
     try {
-      Process process = new ProcessBuilder(command).start();
-      CompletableFuture<String> stderr = CompletableFuture.supplyAsync(
-          () -> GoExecClient.text(process.getErrorStream()), Thread::startVirtualThread);
-      String out = GoExecClient.text(process.getInputStream());
-      String err = stderr.join();
-      if (!process.waitFor(2, TimeUnit.MINUTES)) {
-        process.destroyForcibly();
-        throw new IllegalStateException("crigateportforward did not end: " + command);
-      }
-      if (process.exitValue() != 0) {
-        return new Result(process.exitValue(), List.of(), err.strip());
-      }
       List<Connection> connections = new ArrayList<>();
-      for (JsonNode connection : JSON.readTree(out).path("connections")) {
+      for (JsonNode connection : JSON.readTree(output.stdout()).path("connections")) {
         connections.add(new Connection(connection.path("port").asInt(), connection.path("requestID").asText(),
             connection.path("data").asText(), connection.path("error").asText(),
             connection.path("clientError").asText()));
       }
-      return new Result(0, List.copyOf(connections), err.strip());
+      return new Result(0, List.copyOf(connections), output.stderr());
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 }

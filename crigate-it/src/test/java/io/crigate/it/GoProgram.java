@@ -1,10 +1,14 @@
 package io.crigate.it;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -41,5 +45,37 @@ final class GoProgram {
       throw new IllegalStateException("go build of " + name + " failed:\n" + log);
     }
     return binary;
+  }
+
+  /** What a run of a built client printed: its exit code, stdout, and stderr stripped. */
+  record Output(int exitCode, String stdout, String stderr) {}
+
+  /** Runs {@code command} to its end (at most two minutes), reading both outputs at once. */
+  static Output run(List<String> command) {
+    try {
+      Process process = new ProcessBuilder(command).start();
+      CompletableFuture<String> stderr = CompletableFuture.supplyAsync(() -> text(process.getErrorStream()),
+          Thread::startVirtualThread);
+      String out = text(process.getInputStream());
+      String err = stderr.join();
+      if (!process.waitFor(2, TimeUnit.MINUTES)) {
+        process.destroyForcibly();
+        throw new IllegalStateException("did not end: " + command);
+      }
+      return new Output(process.exitValue(), out, err.strip());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String text(InputStream stream) {
+    try (stream) {
+      return new String(stream.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 }
