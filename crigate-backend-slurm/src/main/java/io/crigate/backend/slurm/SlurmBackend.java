@@ -57,7 +57,7 @@ final class SlurmBackend implements Backend {
     this.statuses = new CriStatus(clusters, reconciler, logs);
     this.running = new RunningJobs(inventory, clusters, runner, dirs);
     this.streaming = new Streaming(Streams.NONE, new SlurmStreams(running::runningJob),
-        new JobPortForwarder(running::runningJobsOf));
+        new JobPortForwarder(running::runningJobsOf, settings.portForwardStandby()));
     reconciler.resumeAll();
   }
 
@@ -264,6 +264,7 @@ final class SlurmBackend implements Backend {
 
   @Override
   public void close() {
+    streaming.forwarder().close();
     logs.close();
     clusters.close();
     inventory.close();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.config.MillisOrDuration;
 import io.crigate.spi.config.SettingsBinder;
+import io.crigate.spi.config.ZeroOrDuration;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -29,6 +30,8 @@ import java.util.Map;
  * @param flavors named sets of sbatch flags that pods select with an annotation
  * @param defaultFlavor the flavor used when a pod names none (may be null)
  * @param containerLogins whether and how containers may bring their own cluster login (null: they may not)
+ * @param portForwardStandby how long a relay step started ahead for a forwarded port waits for its
+ *     connection (default 30s; 0 starts none ahead, so each connection launches its own step)
  */
 record SlurmSettings(
     String workDir,
@@ -39,10 +42,12 @@ record SlurmSettings(
     @JsonAlias("pollIntervalMillis") @JsonDeserialize(using = MillisOrDuration.class) Duration pollInterval,
     Map<String, Flavor> flavors,
     String defaultFlavor,
-    ContainerLogins containerLogins) {
+    ContainerLogins containerLogins,
+    @JsonDeserialize(using = ZeroOrDuration.class) Duration portForwardStandby) {
 
   SlurmSettings {
     pollInterval = pollInterval == null ? Duration.ofSeconds(1) : pollInterval;
+    portForwardStandby = portForwardStandby == null ? Duration.ofSeconds(30) : portForwardStandby;
   }
 
   /**

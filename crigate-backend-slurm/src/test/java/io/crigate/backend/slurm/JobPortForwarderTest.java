@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.crigate.api.cri.v1.PortForwardRequest;
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.TerminalSize;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -22,7 +24,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,11 +43,25 @@ class JobPortForwarderTest {
 
   private final List<ServerSocket> servers = new ArrayList<>();
 
+  private final List<JobPortForwarder> forwarders = new ArrayList<>();
+
   @AfterEach
-  void closeServers() throws IOException {
+  void closeServersAndForwarders() throws IOException {
+    forwarders.forEach(JobPortForwarder::close);
     for (ServerSocket server : servers) {
       server.close();
     }
+  }
+
+  /** A forwarder as the backend makes it, whose relays started ahead wait 30 s. */
+  private JobPortForwarder forwarder(Function<String, List<RunningJob>> podJobs) {
+    return forwarder(podJobs, Duration.ofSeconds(30));
+  }
+
+  private JobPortForwarder forwarder(Function<String, List<RunningJob>> podJobs, Duration standby) {
+    JobPortForwarder forwarder = new JobPortForwarder(podJobs, standby);
+    forwarders.add(forwarder);
+    return forwarder;
   }
 
   /** A port that answers each connection with {@code answer}, after reading {@code before} bytes, then closes it. */
@@ -112,7 +132,7 @@ class JobPortForwarderTest {
   void eachJobIsTriedInTurnUntilOnesRelayConnects() throws Exception {
     int port = answering("hello from the second job", 4);
     int closed = closedPort();
-    JobPortForwarder forwarder = new JobPortForwarder(pod -> List.of(job("a", 1, toPort(closed)), job("b", 2, argv -> argv)));
+    JobPortForwarder forwarder = forwarder(pod -> List.of(job("a", 1, toPort(closed)), job("b", 2, argv -> argv)));
 
     String answer = forward(forwarder, port, new ByteArrayInputStream("ping".getBytes(StandardCharsets.UTF_8)));
 
@@ -122,7 +142,7 @@ class JobPortForwarderTest {
   @Test
   void whenNoJobsRelayConnectsEachIsNamedWithWhy() throws Exception {
     int closed = closedPort();
-    JobPortForwarder forwarder = new JobPortForwarder(pod -> List.of(job("a", 1, argv -> argv), viaRest("r", 3),
+    JobPortForwarder forwarder = forwarder(pod -> List.of(job("a", 1, argv -> argv), viaRest("r", 3),
         job("b", 2, argv -> argv)));
 
     assertThatThrownBy(() -> forward(forwarder, closed, InputStream.nullInputStream()))
@@ -137,18 +157,18 @@ class JobPortForwarderTest {
   void aPodIsCheckedForARunningJobThatSrunCanReach() {
     PortForwardRequest request = PortForwardRequest.newBuilder().setPodSandboxId("pod1").build();
 
-    assertThatThrownBy(() -> new JobPortForwarder(pod -> List.of()).check(request))
+    assertThatThrownBy(() -> forwarder(pod -> List.of()).check(request))
         .isInstanceOf(CrigateException.FailedPrecondition.class).hasMessageContaining("pod pod1 has no running container");
-    assertThatThrownBy(() -> new JobPortForwarder(pod -> List.of(viaRest("r", 3))).check(request))
+    assertThatThrownBy(() -> forwarder(pod -> List.of(viaRest("r", 3))).check(request))
         .isInstanceOf(CrigateException.Unimplemented.class).hasMessageContaining("through slurmrestd");
-    new JobPortForwarder(pod -> List.of(viaRest("r", 3), job("a", 1, argv -> argv))).check(request);
+    forwarder(pod -> List.of(viaRest("r", 3), job("a", 1, argv -> argv))).check(request);
   }
 
   /** As containerd's forwarder: once the client has sent all it will, the pod's side has a second to answer. */
   @Test
   void theClientClosingItsSideEndsTheConnectionWhileThePortKeepsItsOpen() throws Exception {
     int port = echoing();
-    JobPortForwarder forwarder = new JobPortForwarder(pod -> List.of(job("a", 1, argv -> argv)));
+    JobPortForwarder forwarder = forwarder(pod -> List.of(job("a", 1, argv -> argv)));
     long start = System.nanoTime();
 
     String answer = forward(forwarder, port, new ByteArrayInputStream("echo me".getBytes(StandardCharsets.UTF_8)));
@@ -160,7 +180,7 @@ class JobPortForwarderTest {
   @Test
   void thePortClosingItsSideEndsTheConnectionWhileTheClientKeepsItsOpen() throws Exception {
     int port = answering("bye", 0);
-    JobPortForwarder forwarder = new JobPortForwarder(pod -> List.of(job("a", 1, argv -> argv)));
+    JobPortForwarder forwarder = forwarder(pod -> List.of(job("a", 1, argv -> argv)));
     Pipe pipe = Pipe.open();
     try (OutputStream neverClosedInTime = Channels.newOutputStream(pipe.sink())) {
       CompletableFuture<String> answer = CompletableFuture.supplyAsync(() ->
@@ -178,7 +198,7 @@ class JobPortForwarderTest {
   @Test
   void aPortThatAnswersAtOnceNeverLeavesTheRelayWaitingOnTheClient() throws Exception {
     int port = answering("at once", 0);
-    JobPortForwarder forwarder = new JobPortForwarder(pod -> List.of(job("a", 1, argv -> argv)));
+    JobPortForwarder forwarder = forwarder(pod -> List.of(job("a", 1, argv -> argv)));
     for (int i = 0; i < 100; i++) {
       Pipe pipe = Pipe.open();
       try (OutputStream openUntilTheEnd = Channels.newOutputStream(pipe.sink())) {
@@ -205,7 +225,7 @@ class JobPortForwarderTest {
       wrapped.addAll(argv);
       return wrapped;
     };
-    JobPortForwarder forwarder = new JobPortForwarder(pod -> List.of(job("a", 1, asIfOverSsh)));
+    JobPortForwarder forwarder = forwarder(pod -> List.of(job("a", 1, asIfOverSsh)));
 
     String answer = forward(forwarder, port, new ByteArrayInputStream("ping".getBytes(StandardCharsets.UTF_8)));
 
@@ -222,10 +242,182 @@ class JobPortForwarderTest {
       wrapped.addAll(argv);
       return wrapped;
     };
-    JobPortForwarder forwarder = new JobPortForwarder(pod -> List.of(job("a", 1, likeSrun)));
+    JobPortForwarder forwarder = forwarder(pod -> List.of(job("a", 1, likeSrun)));
 
     assertThatThrownBy(() -> forward(forwarder, closed, InputStream.nullInputStream()))
         .hasMessageContaining("container a (job 1): ").hasMessageContaining("Connection refused")
         .hasMessageNotContaining("Exited with exit code");
+  }
+
+  /** The relays a job's launcher started, in order, and which of them were told to connect. */
+  private static final class Relays implements Interactive.Launcher {
+    final List<Interactive> started = new CopyOnWriteArrayList<>();
+    final Set<Integer> told = ConcurrentHashMap.newKeySet();
+    private final UnaryOperator<List<String>> reroute;
+
+    Relays(UnaryOperator<List<String>> reroute) {
+      this.reroute = reroute;
+    }
+
+    @Override
+    public Interactive start(List<String> argv, boolean tty, TerminalSize size) {
+      Interactive relay = LocalInteractive.start(reroute.apply(argv.subList(argv.indexOf("--") + 1, argv.size())), tty, size);
+      int index;
+      synchronized (started) {
+        index = started.size();
+        started.add(relay);
+      }
+      OutputStream stdin = new FilterOutputStream(relay.stdin()) {
+        @Override
+        public void write(int b) throws IOException {
+          told.add(index);
+          super.write(b);
+        }
+      };
+      return new Interactive() {
+        @Override public OutputStream stdin() {
+          return stdin;
+        }
+        @Override public InputStream stdout() {
+          return relay.stdout();
+        }
+        @Override public InputStream stderr() {
+          return relay.stderr();
+        }
+        @Override public void resize(TerminalSize to) {
+          relay.resize(to);
+        }
+        @Override public int waitFor() throws InterruptedException {
+          return relay.waitFor();
+        }
+        @Override public void kill() {
+          relay.kill();
+        }
+      };
+    }
+
+    RunningJob job(String container, long jobId) {
+      return new RunningJob(container, jobId, null, this, UnaryOperator.identity(), Path.of("/nonexistent"), () -> false);
+    }
+
+    /** Waits until {@code n} relays were started. */
+    void awaitStarted(int n) throws InterruptedException {
+      for (long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos(); started.size() < n; ) {
+        assertThat(System.nanoTime()).as("%d relays started in time, not %d", n, started.size()).isLessThan(deadline);
+        Thread.sleep(10);
+      }
+    }
+
+    CompletableFuture<Integer> exit(int index) {
+      return CompletableFuture.supplyAsync(() -> {
+        try {
+          return started.get(index).waitFor();
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+    }
+  }
+
+  private static InputStream ping() {
+    return new ByteArrayInputStream("ping".getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** A pod of one job, whose port answers a ping with {@code pong}, forwarded into with relays started ahead for {@code standby}. */
+  private record PongJob(Relays relays, JobPortForwarder forwarder, int port) {
+    String connect() {
+      return forward(forwarder, port, ping());
+    }
+  }
+
+  private PongJob pongJob(Duration standby) throws IOException {
+    int port = answering("pong", 4);
+    Relays relays = new Relays(argv -> argv);
+    return new PongJob(relays, forwarder(pod -> List.of(relays.job("a", 1)), standby), port);
+  }
+
+  /** {@link #pongJob} after its first connection, with the relay for the next started (relay 1). */
+  private PongJob pongJobAfterOneConnection(Duration standby) throws Exception {
+    PongJob pong = pongJob(standby);
+    assertThat(pong.connect()).isEqualTo("pong");
+    pong.relays().awaitStarted(2);
+    return pong;
+  }
+
+  @Test
+  void theNextConnectionToAPortIsServedByTheRelayStartedAheadForIt() throws Exception {
+    PongJob pong = pongJobAfterOneConnection(Duration.ofSeconds(30));
+    Relays relays = pong.relays();
+
+    assertThat(pong.connect()).isEqualTo("pong");
+    relays.awaitStarted(3);
+
+    assertThat(relays.told).as("the second connection used the relay started ahead, not a new one")
+        .containsExactlyInAnyOrder(0, 1);
+    assertThat(relays.started).hasSize(3);
+  }
+
+  @Test
+  void withoutAStandbyEachConnectionStartsItsOwnRelay() throws Exception {
+    PongJob pong = pongJob(Duration.ZERO);
+    Relays relays = pong.relays();
+
+    assertThat(pong.connect()).isEqualTo("pong");
+    assertThat(pong.connect()).isEqualTo("pong");
+
+    assertThat(relays.started).hasSize(2);
+    assertThat(relays.told).containsExactlyInAnyOrder(0, 1);
+  }
+
+  /** Its end of input ends a relay that was never told to connect: it exits 0, nothing killed. */
+  @Test
+  void aRelayStartedAheadIsDismissedWhenItsTimeIsUpAndTheNextConnectionStartsItsOwn() throws Exception {
+    PongJob pong = pongJobAfterOneConnection(Duration.ofMillis(300));
+    Relays relays = pong.relays();
+
+    assertThat(relays.exit(1)).succeedsWithin(Duration.ofSeconds(20)).isEqualTo(0);
+    assertThat(pong.connect()).isEqualTo("pong");
+
+    assertThat(relays.told).containsExactlyInAnyOrder(0, 2);
+  }
+
+  @Test
+  void aRelayThatDiedWhileWaitingIsReplacedByANewOne() throws Exception {
+    PongJob pong = pongJobAfterOneConnection(Duration.ofSeconds(30));
+    Relays relays = pong.relays();
+
+    relays.started.get(1).kill();
+    assertThat(relays.exit(1)).succeedsWithin(Duration.ofSeconds(20));
+
+    assertThat(pong.connect()).isEqualTo("pong");
+    assertThat(relays.told).as("the dead one was tried, then a new one connected").contains(0, 2);
+  }
+
+  @Test
+  void closingTheForwarderDismissesTheRelaysStartedAhead() throws Exception {
+    PongJob pong = pongJobAfterOneConnection(Duration.ofSeconds(30));
+    Relays relays = pong.relays();
+
+    pong.forwarder().close();
+
+    assertThat(relays.exit(1)).succeedsWithin(Duration.ofSeconds(20)).isEqualTo(0);
+    assertThat(relays.told).containsExactly(0);
+  }
+
+  /** The job that took the last connection to a port is asked first, so a refusing older job costs no step. */
+  @Test
+  void theJobThatTookTheLastConnectionIsTriedFirst() throws Exception {
+    int port = answering("from b", 4);
+    int closed = closedPort();
+    Relays refusing = new Relays(toPort(closed));
+    Relays accepting = new Relays(argv -> argv);
+    JobPortForwarder forwarder = forwarder(pod -> List.of(refusing.job("a", 1), accepting.job("b", 2)));
+
+    assertThat(forward(forwarder, port, ping())).isEqualTo("from b");
+    accepting.awaitStarted(2);
+    assertThat(forward(forwarder, port, ping())).isEqualTo("from b");
+
+    assertThat(refusing.started).as("job a, refused once, was not asked again").hasSize(1);
+    assertThat(accepting.told).containsExactlyInAnyOrder(0, 1);
   }
 }

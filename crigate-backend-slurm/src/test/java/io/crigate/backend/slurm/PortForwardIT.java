@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.api.cri.v1.CreateContainerRequest;
 import io.crigate.api.cri.v1.ExecSyncRequest;
 import io.crigate.api.cri.v1.PodSandboxConfig;
@@ -74,10 +75,14 @@ class PortForwardIT {
 
   /** A pod whose first job only sleeps and whose second serves {@code page} over HTTP on the node's loopback. */
   private void webPod(SlurmCluster.Transport transport, String page) throws Exception {
+    webPod(transport, settings(transport), page);
+  }
+
+  private void webPod(SlurmCluster.Transport transport, ObjectNode settings, String page) throws Exception {
     port = freePort();
     Path site = Files.createDirectories(Path.of(SlurmCluster.env("CRIGATE_SLURM_WORKDIR"), "pf-" + port));
     Files.writeString(site.resolve("index.html"), page);
-    backend = SlurmCluster.backend(settings(transport), tmp.resolve("state"), captured);
+    backend = SlurmCluster.backend(settings, tmp.resolve("state"), captured);
     PodSandboxConfig pod = pod("pf-" + transport.name().toLowerCase(), tmp.resolve("logs"), Map.of());
     String[] ids = create(backend, pod, container("quiet", List.of("sleep", "300"), Map.of()));
     podId = ids[0];
@@ -182,24 +187,65 @@ class PortForwardIT {
         .hasMessageContaining("through slurmrestd");
   }
 
-  /** The client leaving mid-connection ends the relay step: its input ends, and no step is left in the job. */
+  /**
+   * The client leaving mid-connection ends the relay step: its input ends, and no step is left in
+   * the job. No relay waits ahead here, so the job's only other step is the connection's.
+   */
   @Test
   void aClientThatLeavesEndsItsRelayStep() throws Exception {
-    webPod(SlurmCluster.Transport.LOCAL, "x");
+    webPod(SlurmCluster.Transport.LOCAL, settings(SlurmCluster.Transport.LOCAL).put("portForwardStandby", "0s"), "x");
     backend.portForward(PortForwardRequest.newBuilder().setPodSandboxId(podId).build());
     Pipe pipe = Pipe.open();
     InputStream client = Channels.newInputStream(pipe.source());
     CompletableFuture<Void> done = CompletableFuture.runAsync(() ->
         captured.forwarder.forward(podId, port, client, OutputStream.nullOutputStream()));
     pipe.sink().write(ByteBuffer.wrap("GET /".getBytes(StandardCharsets.UTF_8)));
-    // the pod's oldest job is tried first, and on this one-node cluster its relay reaches the web job's port
-    long job = Long.parseLong(status(backend, quiet).getMessage().replaceAll(".*slurm job (\\d+).*", "$1"));
+    long job = oldestJob();
     await("the relay step running").atMost(WAIT).until(() -> steps(job).size() > 1);
 
     pipe.sink().close();
 
     assertThat(done).succeedsWithin(Duration.ofSeconds(30));
     await("only the job's own step left").atMost(WAIT).until(() -> steps(job).size() == 1);
+  }
+
+  /**
+   * After a connection, the next relay waits in the job as a step of its own; the next connection
+   * uses that step, and one left unused ends when its time is up.
+   */
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = SlurmCluster.Transport.class, names = {"LOCAL", "SSH"})
+  void aRelayWaitsInTheJobForTheNextConnectionUntilItsTimeIsUp(SlurmCluster.Transport transport) throws Exception {
+    webPod(transport, settings(transport).put("portForwardStandby", "3s"), "served twice\n");
+    long job = oldestJob();
+
+    assertThat(forward(port, "GET /index.html HTTP/1.0\r\n\r\n")).endsWith("served twice\n");
+    await("the connection's step ended, the next one's waiting").atMost(WAIT).until(() -> steps(job).size() == 2);
+    String waiting = steps(job).stream().filter(step -> !step.endsWith(".batch")).findFirst().orElseThrow();
+
+    assertThat(forward(port, "GET /index.html HTTP/1.0\r\n\r\n")).endsWith("served twice\n");
+    await("the waiting step took the connection and ended; a new one waits").atMost(WAIT)
+        .until(() -> steps(job).size() == 2 && !steps(job).contains(waiting));
+
+    await("the unused one ended after 3 s").atMost(WAIT).until(() -> steps(job).size() == 1);
+  }
+
+  @Test
+  void closingTheBackendEndsTheStepWaitingInTheJob() throws Exception {
+    webPod(SlurmCluster.Transport.LOCAL, "x");
+    long job = oldestJob();
+    assertThat(forward(port, "GET /index.html HTTP/1.0\r\n\r\n")).startsWith("HTTP/1.");
+    await("a relay waiting").atMost(WAIT).until(() -> steps(job).size() == 2);
+
+    backend.close();
+
+    await("only the job's own step left").atMost(WAIT).until(() -> steps(job).size() == 1);
+    backend = SlurmCluster.backend(settings(SlurmCluster.Transport.LOCAL), tmp.resolve("state"), captured);
+  }
+
+  /** The pod's oldest job, which is tried first; on this one-node cluster its relay reaches the web job's port. */
+  private long oldestJob() {
+    return Long.parseLong(status(backend, quiet).getMessage().replaceAll(".*slurm job (\\d+).*", "$1"));
   }
 
   /** The steps Slurm runs in {@code job}, its batch step included. */

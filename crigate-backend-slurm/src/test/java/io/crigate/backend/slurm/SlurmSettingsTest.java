@@ -62,8 +62,19 @@ class SlurmSettingsTest {
         .isEqualTo(Duration.ofMillis(300));
   }
 
+  @Test
+  void aPortForwardStandbyWaitsThirtySecondsUnlessSetAndZeroTurnsItOff() {
+    assertThat(SlurmSettings.parse("hpc", local()).portForwardStandby()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(SlurmSettings.parse("hpc", local().put("portForwardStandby", "2m")).portForwardStandby())
+        .isEqualTo(Duration.ofMinutes(2));
+    assertThat(SlurmSettings.parse("hpc", local().put("portForwardStandby", "0s")).portForwardStandby()).isZero();
+    assertThat(SlurmSettings.parse("hpc", local().put("portForwardStandby", 0)).portForwardStandby()).isZero();
+  }
+
   @ParameterizedTest
   @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+      "portForwardStandby|-1s|'backends.hpc.portForwardStandby': must be 0 (off) or a positive duration such as 500ms, 30s or 1m30s, not '-1s'",
+      "portForwardStandby|30|'backends.hpc.portForwardStandby': must be 0 (off) or a positive duration such as 500ms, 30s or 1m30s, not '30'",
       "pollInterval|soon|'backends.hpc.pollInterval' must be a positive duration",
       "pollIntervalMillis|0|'backends.hpc.pollInterval' must be a positive duration",
       "pollIntervall|1s|unknown backends.hpc key 'pollIntervall' (known: workDir, transport, ssh, rest, runner, pollInterval"})
