@@ -27,6 +27,8 @@ import java.util.concurrent.TimeoutException;
 final class PortTunnel extends ChannelListener {
 
   static final String PROTOCOL = "v4.channel.k8s.io";
+  /** One for every connection: each client of its own would start a selector thread, left until collected. */
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
   private static final int DATA = 0;
   private static final int ERROR = 1;
   private static final int PORT_PREFIX = 2;
@@ -71,7 +73,7 @@ final class PortTunnel extends ChannelListener {
 
   private static WebSocket open(URI target, PortTunnel tunnel) {
     try {
-      return HttpClient.newHttpClient().newWebSocketBuilder().subprotocols(PROTOCOL)
+      return HTTP.newWebSocketBuilder().subprotocols(PROTOCOL)
           .buildAsync(target, tunnel).get(30, TimeUnit.SECONDS);
     } catch (ExecutionException e) {
       throw new CrigateException.Unavailable("cannot open port forward %s: %s"
