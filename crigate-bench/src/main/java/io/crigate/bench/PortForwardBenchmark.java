@@ -34,8 +34,10 @@ import java.util.concurrent.TimeUnit;
  * {@code kubectl port-forward} into a Slurm job, one connection at a time: through crigate's
  * streaming server and the slurm backend's relay step (the PortForward call, the WebSocket v4
  * open, one HTTP/1.0 request and its whole answer), against the same request sent straight to the
- * job's port, the floor of any forward. The two alternate connection by connection in one run;
- * an empty srun step after each pair shows how much of the forward is srun's own start.
+ * job's port, the floor of any forward. The forward runs twice: as shipped, where the relay for the
+ * next connection already waits in the job, and with {@code portForwardStandby: 0}, where each
+ * connection starts its own. The three take turns connection by connection in one run; an empty
+ * srun step after each round shows how much of a relay's start is srun's own.
  * The job serves a page with busybox httpd on the node's loopback, which on this one-node cluster
  * is this host's.
  *
@@ -47,7 +49,10 @@ public final class PortForwardBenchmark {
   private static final String PAGE = "served from a slurm job\n";
   private static final byte[] REQUEST = "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
   private static final int WARMUP = 5;
+  private static final Duration PAUSE = Duration.ofMillis(300);
   private static final EventLoopGroup IO = EventLoops.epoll(1, "portforward-bench-io");
+  /** One for the run, as {@code crigate ctl port-forward} keeps one for all its connections. */
+  private static final HttpClient HTTP = HttpClient.newHttpClient();
 
   private PortForwardBenchmark() {}
 
@@ -56,45 +61,77 @@ public final class PortForwardBenchmark {
     Path stateDir = Path.of(args[1]);
     int connections = args.length > 2 ? Integer.parseInt(args[2]) : 50;
     String transport = args.length > 3 ? args[3] : "local";
-    int port = freePort();
-    Path site = Files.createDirectories(workDir.resolve("site"));
-    Files.writeString(site.resolve("index.html"), PAGE);
     try (GatewayState state = GatewayState.open(stateDir);
         StreamingServer server = StreamingServer.create(StreamingSettings.defaults())) {
-      Backend backend = new SlurmBackendFactory().create(new InitContext("pf-bench", settings(workDir, transport),
-          Files.createDirectories(stateDir.resolve("slurm")), state.backendStore("pf-bench"), Clock.systemUTC(), IO, server, new PrometheusRegistry()));
-      WebJob web = startWebJob(backend, workDir, site, port);
-      String pod = web.podId();
+      // the same backend twice, each with a web job of its own: one as shipped, whose next relay
+      // waits in the job ahead of the connection, and one that starts a relay for every connection
+      Forwarded ahead = Forwarded.start("pf-ahead", "30s", workDir, transport, stateDir, state, server);
+      Forwarded cold = null;
       try {
+        cold = Forwarded.start("pf-cold", "0s", workDir, transport, stateDir, state, server);
         for (int i = 0; i < WARMUP; i++) {
-          direct(port);
-          viaCrigate(backend, pod, port);
-          emptyStep(web.jobId());
+          direct(ahead.port());
+          viaCrigate(ahead);
+          viaCrigate(cold);
+          emptyStep(ahead.web().jobId());
         }
         Samples direct = new Samples();
-        Samples forwarded = new Samples();
+        Samples waiting = new Samples();
+        Samples started = new Samples();
         Samples step = new Samples();
         for (int i = 0; i < connections; i++) {
-          // alternate which goes first, so neither always follows the other's step teardown
-          if (i % 2 == 0) {
-            direct.add(direct(port));
-            forwarded.add(viaCrigate(backend, pod, port));
-          } else {
-            forwarded.add(viaCrigate(backend, pod, port));
-            direct.add(direct(port));
+          // rotate the order, so none always follows another's step teardown
+          for (int k = 0; k < 3; k++) {
+            switch ((i + k) % 3) {
+              case 0 -> direct.add(direct(ahead.port()));
+              case 1 -> waiting.add(viaCrigate(ahead));
+              default -> started.add(viaCrigate(cold));
+            }
+            // a client's pause between connections: the relay started ahead after a connection then
+            // starts in it, not during the next measured connection (over SSH sshd's session set-up
+            // for its channel would slow whichever came next)
+            Thread.sleep(PAUSE);
           }
-          step.add(emptyStep(web.jobId()));
+          step.add(emptyStep(ahead.web().jobId()));
         }
         System.out.printf("transport %s, %d connections each, one HTTP/1.0 request and its answer%n", transport, connections);
         report("straight to the job's port (baseline)", direct);
-        report("kubectl port-forward path: PortForward + WebSocket + relay step", forwarded);
+        report("port-forward, its relay waiting in the job (portForwardStandby 30s)", waiting);
+        report("port-forward, a relay started per connection (portForwardStandby 0)", started);
         report("an empty step on this host: srun --overlap --jobid=<job> true", step);
-        System.out.printf("added by the forward: p50 %.1f ms, p95 %.1f ms%n",
-            (forwarded.percentile(50) - direct.percentile(50)) / 1e6, (forwarded.percentile(95) - direct.percentile(95)) / 1e6);
+        System.out.printf("added by the forward: p50 %.1f ms with the relay waiting, %.1f ms without%n",
+            (waiting.percentile(50) - direct.percentile(50)) / 1e6, (started.percentile(50) - direct.percentile(50)) / 1e6);
       } finally {
-        backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(pod).build());
-        backend.close();
+        ahead.close();
+        if (cold != null) {
+          cold.close();
+        }
       }
+    }
+  }
+
+  /** A slurm backend with a web job, reached through crigate's streaming server. */
+  private record Forwarded(Backend backend, WebJob web, int port) implements AutoCloseable {
+    static Forwarded start(String name, String standby, Path workDir, String transport, Path stateDir,
+        GatewayState state, StreamingServer server) throws Exception {
+      int port = freePort();
+      Path site = Files.createDirectories(workDir.resolve(name));
+      Files.writeString(site.resolve("index.html"), PAGE);
+      Backend backend = new SlurmBackendFactory().create(new InitContext(name,
+          settings(workDir, transport).put("portForwardStandby", standby), Files.createDirectories(stateDir.resolve(name)),
+          state.backendStore(name), Clock.systemUTC(), IO, server, new PrometheusRegistry()));
+      try {
+        return new Forwarded(backend, startWebJob(backend, workDir, site, port), port);
+      } catch (Exception e) {
+        backend.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() {
+      backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(web.podId()).build());
+      backend.close();
     }
   }
 
@@ -115,7 +152,7 @@ public final class PortForwardBenchmark {
 
   private static WebJob startWebJob(Backend backend, Path workDir, Path site, int port) throws Exception {
     PodSandboxConfig pod = PodSandboxConfig.newBuilder()
-        .setMetadata(PodSandboxMetadata.newBuilder().setName("pf-bench").setNamespace("bench").setUid("pf-bench-" + port))
+        .setMetadata(PodSandboxMetadata.newBuilder().setName("pf-bench-" + port).setNamespace("bench").setUid("pf-bench-" + port))
         .setLogDirectory(Files.createDirectories(workDir.resolve("logs")).toString()).build();
     String podId = backend.runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(pod).build()).getPodSandboxId();
     ContainerConfig web = ContainerConfig.newBuilder().setMetadata(ContainerMetadata.newBuilder().setName("web"))
@@ -165,11 +202,12 @@ public final class PortForwardBenchmark {
     return System.nanoTime() - start;
   }
 
-  private static long viaCrigate(Backend backend, String pod, int port) throws Exception {
+  private static long viaCrigate(Forwarded to) throws Exception {
     long start = System.nanoTime();
-    String url = backend.portForward(PortForwardRequest.newBuilder().setPodSandboxId(pod).build()).getUrl();
+    String url = to.backend().portForward(PortForwardRequest.newBuilder().setPodSandboxId(to.web().podId()).build()).getUrl();
+    int port = to.port();
     DataChannel data = new DataChannel();
-    WebSocket socket = HttpClient.newHttpClient().newWebSocketBuilder().subprotocols("v4.channel.k8s.io")
+    WebSocket socket = HTTP.newWebSocketBuilder().subprotocols("v4.channel.k8s.io")
         .buildAsync(URI.create(url.replaceFirst("^http", "ws") + "?port=" + port), data).get(30, TimeUnit.SECONDS);
     socket.sendBinary(ByteBuffer.allocate(REQUEST.length + 1).put((byte) 0).put(REQUEST).flip(), true).get(30, TimeUnit.SECONDS);
     check(data.closed.get(30, TimeUnit.SECONDS));
