@@ -60,20 +60,29 @@ final class SshInteractive implements Interactive {
     }
   }
 
-  /** Waits in short steps, so that an interrupt (the client went away) is seen; MINA's wait is not interruptible. */
+  /**
+   * Waits in short steps, so that an interrupt (the client went away) is seen; MINA's wait is not
+   * interruptible. MINA reports CLOSED once the channel's close has begun; the slot is given back
+   * when the close has completed, so that sshd, which counts the session until then, does not
+   * refuse the next channel on this connection (MaxSessions). Giving it back only if the channel
+   * was already closed when CLOSED came lost the slot whenever the close was still under way: a
+   * slot a forwarded connection, until every session was full.
+   */
   @Override
   public int waitFor() throws InterruptedException {
+    boolean closing = false;
     try {
       while (!channel.waitFor(EnumSet.of(ClientChannelEvent.CLOSED), POLL).contains(ClientChannelEvent.CLOSED)) {
         if (Thread.interrupted()) {
           throw new InterruptedException();
         }
       }
+      closing = true;
       Integer status = channel.getExitStatus();
       return status == null ? NO_EXIT_STATUS : status;
     } finally {
-      if (channel.isClosed()) {
-        giveBack();
+      if (closing || channel.isClosed()) {
+        channel.addCloseFutureListener(closed -> giveBack()); // at once if it has closed already
       }
     }
   }
