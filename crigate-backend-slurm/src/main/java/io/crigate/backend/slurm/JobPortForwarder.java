@@ -9,20 +9,26 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
  * PortForward into a pod's Slurm jobs. A job's ports are on its compute node, which crigate's host
  * need not reach, so each forwarded connection is a relay step in the job ({@link PortRelay}). It
  * says {@code connected} first, so the client's bytes go only to a relay whose connection is up, and
- * a pod of several jobs is tried job by job until one accepts. Once one has, the next relay to the
- * same job and port is started ahead ({@link StandbyRelays}).
+ * a pod of several jobs is tried job by job until one accepts. Once one has, relays for the next
+ * connections to the same job and port are started ahead ({@link StandbyRelays}).
  */
 final class JobPortForwarder implements PortForwarder, AutoCloseable {
 
+  private record PodPort(String podSandboxId, int port) {}
+
   private final Function<String, List<RunningJob>> podJobs;
   private final StandbyRelays standbys;
+  /** Connections being forwarded per pod and port, from the client's request on: a burst's size. */
+  private final Map<PodPort, Integer> asking = new ConcurrentHashMap<>();
 
   /**
    * @param podJobs the running jobs of a pod, oldest first (NotFound for an unknown pod)
@@ -50,6 +56,8 @@ final class JobPortForwarder implements PortForwarder, AutoCloseable {
   @Override
   public void forward(String podSandboxId, int port, InputStream fromClient, OutputStream toClient) {
     List<String> refusals = new ArrayList<>();
+    PodPort asked = new PodPort(podSandboxId, port);
+    asking.merge(asked, 1, Integer::sum);
     try {
       for (RunningJob job : standbysFirst(podJobs.apply(podSandboxId), port)) {
         if (job.launcher() == null) {
@@ -59,14 +67,20 @@ final class JobPortForwarder implements PortForwarder, AutoCloseable {
         }
         Optional<PortRelay> connected = connect(job, port, refusals);
         if (connected.isPresent()) {
-          standbys.offer(job, port);
-          connected.get().join(fromClient, toClient);
+          Runnable ended = standbys.connected(job, port, asking.getOrDefault(asked, 1));
+          try {
+            connected.get().join(fromClient, toClient);
+          } finally {
+            ended.run();
+          }
           return;
         }
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new CrigateException.Unavailable("port forward ended: the client went away");
+    } finally {
+      asking.computeIfPresent(asked, (key, n) -> n == 1 ? null : n - 1);
     }
     if (refusals.isEmpty()) {
       throw new CrigateException.FailedPrecondition("pod %s has no running container".formatted(podSandboxId));

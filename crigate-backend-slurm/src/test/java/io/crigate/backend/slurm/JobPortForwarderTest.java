@@ -30,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -184,7 +185,7 @@ class JobPortForwarderTest {
     Pipe pipe = Pipe.open();
     try (OutputStream neverClosedInTime = Channels.newOutputStream(pipe.sink())) {
       CompletableFuture<String> answer = CompletableFuture.supplyAsync(() ->
-          forward(forwarder, port, Channels.newInputStream(pipe.source())));
+          forward(forwarder, port, Channels.newInputStream(pipe.source())), Thread::startVirtualThread);
       pipe.sink().write(ByteBuffer.wrap("x".getBytes(StandardCharsets.UTF_8)));
 
       assertThat(answer).succeedsWithin(Duration.ofSeconds(20)).isEqualTo("bye");
@@ -203,7 +204,7 @@ class JobPortForwarderTest {
       Pipe pipe = Pipe.open();
       try (OutputStream openUntilTheEnd = Channels.newOutputStream(pipe.sink())) {
         CompletableFuture<String> answer = CompletableFuture.supplyAsync(() ->
-            forward(forwarder, port, Channels.newInputStream(pipe.source())));
+            forward(forwarder, port, Channels.newInputStream(pipe.source())), Thread::startVirtualThread);
 
         assertThat(answer).as("connection %d", i).succeedsWithin(Duration.ofSeconds(20)).isEqualTo("at once");
       }
@@ -254,13 +255,27 @@ class JobPortForwarderTest {
     final List<Interactive> started = new CopyOnWriteArrayList<>();
     final Set<Integer> told = ConcurrentHashMap.newKeySet();
     private final UnaryOperator<List<String>> reroute;
+    private final Duration eachStart;
 
     Relays(UnaryOperator<List<String>> reroute) {
+      this(reroute, Duration.ZERO);
+    }
+
+    /** @param eachStart how long each start takes, one at a time, as sshd sets up one channel's session after another */
+    Relays(UnaryOperator<List<String>> reroute, Duration eachStart) {
       this.reroute = reroute;
+      this.eachStart = eachStart;
     }
 
     @Override
     public Interactive start(List<String> argv, boolean tty, TerminalSize size) {
+      synchronized (eachStart) {
+        try {
+          Thread.sleep(eachStart);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
       Interactive relay = LocalInteractive.start(reroute.apply(argv.subList(argv.indexOf("--") + 1, argv.size())), tty, size);
       int index;
       synchronized (started) {
@@ -308,6 +323,14 @@ class JobPortForwarderTest {
       }
     }
 
+    /** Waits until {@code n} relays were told to connect. */
+    void awaitTold(int n) throws InterruptedException {
+      for (long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos(); told.size() < n; ) {
+        assertThat(System.nanoTime()).as("%d relays told to connect in time, not %d", n, told.size()).isLessThan(deadline);
+        Thread.sleep(10);
+      }
+    }
+
     CompletableFuture<Integer> exit(int index) {
       return CompletableFuture.supplyAsync(() -> {
         try {
@@ -315,7 +338,7 @@ class JobPortForwarderTest {
         } catch (InterruptedException e) {
           throw new IllegalStateException(e);
         }
-      });
+      }, Thread::startVirtualThread);
     }
   }
 
@@ -402,6 +425,85 @@ class JobPortForwarderTest {
 
     assertThat(relays.exit(1)).succeedsWithin(Duration.ofSeconds(20)).isEqualTo(0);
     assertThat(relays.told).containsExactly(0);
+  }
+
+  /**
+   * Three connections open at once leave three relays waiting once they have ended, so three that
+   * come at once later all find one: none of them starts a relay of its own.
+   */
+  @Test
+  void asManyRelaysWaitAsConnectionsWereOpenAtOnce() throws Exception {
+    int port = echoing();
+    Relays relays = new Relays(argv -> argv);
+    JobPortForwarder forwarder = forwarder(pod -> List.of(relays.job("a", 1)));
+    List<OutputStream> clients = new ArrayList<>();
+    List<CompletableFuture<String>> ends = new ArrayList<>();
+    // one after another, each up before the next: the first starts its own, and each then one to wait for the next
+    for (int open = 1; open <= 3; open++) {
+      ends.add(openConnection(forwarder, port, clients));
+      relays.awaitStarted(open + 1);
+    }
+    closeAll(clients, ends);
+    relays.awaitStarted(6); // the last one ended: two more join the one waiting
+    Set<Integer> firstRound = Set.copyOf(relays.told);
+    int startedBefore = relays.started.size();
+
+    for (int i = 0; i < 3; i++) {
+      ends.add(openConnection(forwarder, port, clients));
+    }
+    relays.awaitTold(6);
+    closeAll(clients, ends);
+
+    assertThat(firstRound).containsExactlyInAnyOrder(0, 1, 2);
+    assertThat(relays.told).as("the three at once took the three relays waiting, started before them")
+        .containsExactlyInAnyOrder(0, 1, 2, 3, 4, 5).allMatch(index -> index < startedBefore);
+  }
+
+  /**
+   * Four connections asked for at once whose relays start one after another come up and end one
+   * after another, never open together; they still leave four waiting, so the next four at once
+   * all find one.
+   */
+  @Test
+  void aBurstCountsTheConnectionsAskedForAtOnceNotThoseUpAtOnce() throws Exception {
+    int port = answering("pong", 4);
+    Relays relays = new Relays(argv -> argv, Duration.ofMillis(100));
+    JobPortForwarder forwarder = forwarder(pod -> List.of(relays.job("a", 1)));
+
+    burstOfFour(forwarder, port);
+    relays.awaitStarted(8); // four for the burst, four waiting after it
+    int startedBefore = relays.started.size();
+    burstOfFour(forwarder, port);
+
+    assertThat(relays.told).as("the second burst took four relays started before it").hasSize(8)
+        .allMatch(index -> index < startedBefore);
+  }
+
+  private static void burstOfFour(JobPortForwarder forwarder, int port) {
+    List<CompletableFuture<String>> answers = IntStream.range(0, 4).mapToObj(i -> CompletableFuture.supplyAsync(
+        () -> forward(forwarder, port, ping()), Thread::startVirtualThread)).toList();
+    for (CompletableFuture<String> answer : answers) {
+      assertThat(answer).succeedsWithin(Duration.ofSeconds(20)).isEqualTo("pong");
+    }
+  }
+
+  private static CompletableFuture<String> openConnection(JobPortForwarder forwarder, int port, List<OutputStream> clients)
+      throws IOException {
+    Pipe client = Pipe.open();
+    clients.add(Channels.newOutputStream(client.sink()));
+    return CompletableFuture.supplyAsync(() -> forward(forwarder, port, Channels.newInputStream(client.source())),
+        Thread::startVirtualThread);
+  }
+
+  private static void closeAll(List<OutputStream> clients, List<CompletableFuture<String>> ends) throws IOException {
+    for (OutputStream client : clients) {
+      client.close();
+    }
+    for (CompletableFuture<String> end : ends) {
+      assertThat(end).succeedsWithin(Duration.ofSeconds(20));
+    }
+    clients.clear();
+    ends.clear();
   }
 
   /** The job that took the last connection to a port is asked first, so a refusing older job costs no step. */

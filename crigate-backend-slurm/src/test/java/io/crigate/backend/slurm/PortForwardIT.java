@@ -30,6 +30,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -228,6 +229,36 @@ class PortForwardIT {
         .until(() -> steps(job).size() == 2 && !steps(job).contains(waiting));
 
     await("the unused one ended after 3 s").atMost(WAIT).until(() -> steps(job).size() == 1);
+  }
+
+  /**
+   * Three connections open at once leave three relays waiting in the job once they have ended, each
+   * a step, all ended when their time is up.
+   */
+  @Test
+  void asManyRelaysWaitAsConnectionsWereOpenAtOnce() throws Exception {
+    webPod(SlurmCluster.Transport.LOCAL, settings(SlurmCluster.Transport.LOCAL).put("portForwardStandby", "5s"), "x");
+    long job = oldestJob();
+    List<OutputStream> clients = new ArrayList<>();
+    List<CompletableFuture<Void>> ends = new ArrayList<>();
+    for (int open = 1; open <= 3; open++) {
+      backend.portForward(PortForwardRequest.newBuilder().setPodSandboxId(podId).build());
+      Pipe pipe = Pipe.open();
+      clients.add(Channels.newOutputStream(pipe.sink()));
+      ends.add(CompletableFuture.runAsync(() -> captured.forwarder.forward(podId, port,
+          Channels.newInputStream(pipe.source()), OutputStream.nullOutputStream()), Thread::startVirtualThread));
+      int steps = 2 + open; // the batch step, the open connections' and one waiting for the next
+      await(open + " connections up, one relay waiting").atMost(WAIT).until(() -> steps(job).size() == steps);
+    }
+
+    for (OutputStream client : clients) {
+      client.close();
+    }
+    for (CompletableFuture<Void> end : ends) {
+      assertThat(end).succeedsWithin(Duration.ofSeconds(30));
+    }
+    await("the connections' steps ended, as many waiting as were open").atMost(WAIT).until(() -> steps(job).size() == 4);
+    await("the waiting ones ended after 5 s").atMost(WAIT).until(() -> steps(job).size() == 1);
   }
 
   @Test
