@@ -26,9 +26,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
 
 /**
  * {@code kubectl port-forward} into a Slurm job, one connection at a time: through crigate's
@@ -50,6 +56,7 @@ public final class PortForwardBenchmark {
   private static final byte[] REQUEST = "GET / HTTP/1.0\r\n\r\n".getBytes(StandardCharsets.US_ASCII);
   private static final int WARMUP = 5;
   private static final Duration PAUSE = Duration.ofMillis(300);
+  private static final int BURST = 4;
   private static final EventLoopGroup IO = EventLoops.epoll(1, "portforward-bench-io");
   /** One for the run, as {@code crigate ctl port-forward} keeps one for all its connections. */
   private static final HttpClient HTTP = HttpClient.newHttpClient();
@@ -94,11 +101,26 @@ public final class PortForwardBenchmark {
           }
           step.add(emptyStep(ahead.web().jobId()));
         }
+        Samples burstWaiting = new Samples();
+        Samples burstStarted = new Samples();
+        burst(ahead);
+        burst(cold);
+        for (int i = 0; i < Math.max(5, connections / BURST); i++) {
+          // alternate which goes first; a page's parts come a while after each other page
+          for (Forwarded to : i % 2 == 0 ? List.of(ahead, cold) : List.of(cold, ahead)) {
+            burst(to).forEach((to == ahead ? burstWaiting : burstStarted)::add);
+            Thread.sleep(PAUSE.multipliedBy(3));
+          }
+        }
         System.out.printf("transport %s, %d connections each, one HTTP/1.0 request and its answer%n", transport, connections);
         report("straight to the job's port (baseline)", direct);
         report("port-forward, its relay waiting in the job (portForwardStandby 30s)", waiting);
         report("port-forward, a relay started per connection (portForwardStandby 0)", started);
         report("an empty step on this host: srun --overlap --jobid=<job> true", step);
+        System.out.printf("%d connections at once, as a browser loads a page's parts (%d rounds each):%n", BURST,
+            burstWaiting.count() / BURST);
+        report("port-forward, relays waiting in the job (as many as asked for at once)", burstWaiting);
+        report("port-forward, a relay started per connection (portForwardStandby 0)", burstStarted);
         System.out.printf("added by the forward: p50 %.1f ms with the relay waiting, %.1f ms without%n",
             (waiting.percentile(50) - direct.percentile(50)) / 1e6, (started.percentile(50) - direct.percentile(50)) / 1e6);
       } finally {
@@ -135,6 +157,18 @@ public final class PortForwardBenchmark {
     }
   }
 
+  /** {@link #BURST} connections opened at once; the time of each. */
+  private static List<Long> burst(Forwarded to) throws Exception {
+    try (ExecutorService clients = Executors.newVirtualThreadPerTaskExecutor()) {
+      List<Future<Long>> each = IntStream.range(0, BURST).mapToObj(i -> clients.submit(() -> viaCrigate(to))).toList();
+      List<Long> times = new ArrayList<>();
+      for (Future<Long> connection : each) {
+        times.add(connection.get(60, TimeUnit.SECONDS));
+      }
+      return times;
+    }
+  }
+
   private static ObjectNode settings(Path workDir, String transport) {
     ObjectNode settings = new ObjectMapper().createObjectNode().put("workDir", workDir.toString()).put("pollInterval", "300ms");
     if (transport.equals("ssh")) {
@@ -157,7 +191,7 @@ public final class PortForwardBenchmark {
     String podId = backend.runPodSandbox(RunPodSandboxRequest.newBuilder().setConfig(pod).build()).getPodSandboxId();
     ContainerConfig web = ContainerConfig.newBuilder().setMetadata(ContainerMetadata.newBuilder().setName("web"))
         .setImage(ImageSpec.newBuilder().setImage("busybox"))
-        .addAllCommand(java.util.List.of("busybox", "httpd", "-f", "-p", "127.0.0.1:" + port, "-h", site.toString()))
+        .addAllCommand(List.of("busybox", "httpd", "-f", "-p", "127.0.0.1:" + port, "-h", site.toString()))
         .setLogPath("web.log").build();
     String id = backend.createContainer(CreateContainerRequest.newBuilder().setPodSandboxId(podId).setConfig(web)
         .setSandboxConfig(pod).build()).getContainerId();
