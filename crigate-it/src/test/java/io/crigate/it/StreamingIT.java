@@ -223,6 +223,8 @@ class StreamingIT {
     assertThat(MetricsEndpoint.scrapeUntil(crigate, Pattern.compile(
         "crigate_streaming_sessions_ended_total\\{kind=\"portforward\",outcome=\"exit_0\"} ([2-9]|[1-9][0-9]+)")))
         .containsPattern("crigate_streaming_sessions\\{kind=\"portforward\"} 0");
+    // and relays for the client's next connections wait in the job
+    MetricsEndpoint.scrapeUntil(crigate, Pattern.compile("crigate_slurm_port_relays_waiting\\{backend=\"hpc\"} [1-9]"));
   }
 
   /** Clients before Kubernetes 1.6 send no requestID; their streams are paired by id. */

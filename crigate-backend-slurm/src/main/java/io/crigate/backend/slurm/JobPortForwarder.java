@@ -112,6 +112,11 @@ final class JobPortForwarder implements PortForwarder, AutoCloseable {
     return Optional.empty();
   }
 
+  /** Relays started ahead and waiting, for the metrics. */
+  int relaysWaiting() {
+    return standbys.count();
+  }
+
   /** Dismisses the relays started ahead. */
   @Override
   public void close() {

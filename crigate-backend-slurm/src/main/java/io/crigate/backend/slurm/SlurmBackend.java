@@ -257,6 +257,11 @@ final class SlurmBackend implements Backend {
     return inventory.containers().stream().collect(Collectors.groupingBy(statuses::jobState, Collectors.counting()));
   }
 
+  /** Port-forward relay steps started ahead, waiting in their jobs. */
+  int portRelaysWaiting() {
+    return streaming.forwarder().relaysWaiting();
+  }
+
   /** The configured cluster's poller, whose polls the metrics time. */
   JobPoller poller() {
     return clusters.configured().poller();

@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The slurm backends' metrics: poll duration and Slurm commands per poll of the configured
- * cluster's poller, and containers by job state (read when scraped). One set per registry, shared
+ * cluster's poller, and containers by job state and port-forward relays waiting (read when scraped). One set per registry, shared
  * by every slurm backend in it, because a registry takes each metric name once.
  */
 final class SlurmMetrics {
@@ -35,6 +35,11 @@ final class SlurmMetrics {
         .labelNames("backend", "state")
         .callback(callback -> backends.forEach((name, backend) -> backend.jobsByState()
             .forEach((state, count) -> callback.call(count, name, state))))
+        .register(registry);
+    GaugeWithCallback.builder().name("crigate_slurm_port_relays_waiting")
+        .help("Port-forward relay steps a slurm backend started ahead, waiting in their jobs for a connection (portForwardStandby)")
+        .labelNames("backend")
+        .callback(callback -> backends.forEach((name, backend) -> callback.call(backend.portRelaysWaiting(), name)))
         .register(registry);
   }
 

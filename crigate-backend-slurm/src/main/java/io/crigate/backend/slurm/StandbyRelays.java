@@ -40,6 +40,11 @@ final class StandbyRelays implements AutoCloseable {
     this.keepFor = keepFor;
   }
 
+  /** Relays waiting (or starting to), over every container and port. */
+  synchronized int count() {
+    return waiting.values().stream().mapToInt(List::size).sum();
+  }
+
   /** Whether a relay waits for this container and port. */
   synchronized boolean waits(RunningJob job, int port) {
     return waiting.containsKey(new Key(job.containerId(), port));

@@ -445,6 +445,7 @@ class JobPortForwarderTest {
     }
     closeAll(clients, ends);
     relays.awaitStarted(6); // the last one ended: two more join the one waiting
+    assertThat(forwarder.relaysWaiting()).as("what the metrics show").isEqualTo(3);
     Set<Integer> firstRound = Set.copyOf(relays.told);
     int startedBefore = relays.started.size();
 
