@@ -40,18 +40,35 @@ final class RunningJobs {
   /** The running job of a container, for a streaming session; a job still queued has nowhere to run one. */
   RunningJob runningJob(String containerId) {
     Records.Container container = running(containerId);
-    JobPoller poller = clusters.of(container.login()).poller();
-    Optional<JobState> pending = pending(poller, container);
-    if (pending.isPresent()) {
+    JobPoller poller = poller(container);
+    if (pending(container).isPresent()) {
       // The cache is up to a poll interval old: a job that has just started (its server already
       // listening, say) is asked about once more before it is refused.
       poller.pollNow();
-      pending = pending(poller, container);
     }
-    pending.ifPresent(job -> {
+    pending(container).ifPresent(job -> {
       throw new CrigateException.FailedPrecondition("container %s: slurm job %d is still PENDING (%s): it has no "
           .formatted(container.id(), job.jobId(), job.reason()) + "allocation to run in yet");
     });
+    return joinable(container);
+  }
+
+  /**
+   * The jobs of a pod's containers that run now, oldest container first; NotFound for an unknown
+   * pod. Those the cache says are queued are asked about once more, as for one container, with one
+   * poll for all of them: a port forward asks this for every connection.
+   */
+  List<RunningJob> runningJobsOf(String sandboxId) {
+    inventory.sandbox(sandboxId);
+    List<Records.Container> started = inventory.containersOf(sandboxId).stream().filter(RunningJobs::isRunning)
+        .sorted(Comparator.comparingLong(Records.Container::createdAt)).toList();
+    started.stream().filter(container -> pending(container).isPresent()).map(this::poller).distinct()
+        .forEach(JobPoller::pollNow);
+    return started.stream().filter(container -> pending(container).isEmpty()).map(this::joinable).toList();
+  }
+
+  /** What a streaming session needs of a container whose job runs. */
+  private RunningJob joinable(Records.Container container) {
     String image = image(container);
     Interactive.Launcher launcher = clusters.of(container.login()).client().interactive().orElse(null);
     return new RunningJob(container.id(), container.jobId(), container.login(), launcher,
@@ -59,29 +76,21 @@ final class RunningJobs {
         () -> inventory.ended(container.id()));
   }
 
-  /** The jobs of a pod's containers that run now, oldest container first; NotFound for an unknown pod. */
-  List<RunningJob> runningJobsOf(String sandboxId) {
-    inventory.sandbox(sandboxId);
-    return inventory.containersOf(sandboxId).stream()
-        .filter(container -> container.started() && container.finish() == null)
-        .sorted(Comparator.comparingLong(Records.Container::createdAt))
-        .flatMap(container -> {
-          try {
-            return Stream.of(runningJob(container.id()));
-          } catch (CrigateException.FailedPrecondition stillPending) {
-            return Stream.empty();
-          }
-        })
-        .toList();
+  private JobPoller poller(Records.Container container) {
+    return clusters.of(container.login()).poller();
   }
 
-  private static Optional<JobState> pending(JobPoller poller, Records.Container container) {
-    return poller.state(container.jobId()).filter(job -> job.state().equals("PENDING"));
+  private Optional<JobState> pending(Records.Container container) {
+    return poller(container).state(container.jobId()).filter(job -> job.state().equals("PENDING"));
+  }
+
+  private static boolean isRunning(Records.Container container) {
+    return container.started() && container.finish() == null;
   }
 
   private Records.Container running(String id) {
     Records.Container container = inventory.container(id);
-    if (!container.started() || container.finish() != null) {
+    if (!isRunning(container)) {
       throw new CrigateException.FailedPrecondition("container %s is not running".formatted(container.id()));
     }
     return container;
