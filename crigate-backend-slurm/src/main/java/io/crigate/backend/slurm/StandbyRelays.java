@@ -76,8 +76,8 @@ final class StandbyRelays implements AutoCloseable {
    * that opens its next connection while this one is still up.
    *
    * @param asked connections to the pod's port the client has asked for and not yet ended, this
-   *     one included: a burst's cold connections come up one after another (sshd sets up one
-   *     channel's session at a time), so counting only those up would miss its size
+   *     one and every one open included: a burst's cold connections come up one after another (sshd
+   *     sets up one channel's session at a time), so counting only those up would miss its size
    * @return to run when the connection has ended: when none is left open, relays are started until
    *     as many wait as connections were asked for at once, so none competes with the connections
    *     of a burst for the CPU while they run
@@ -88,7 +88,7 @@ final class StandbyRelays implements AutoCloseable {
     synchronized (this) {
       use = uses.computeIfAbsent(key, k -> new Use());
       use.open++;
-      use.peak = Math.max(use.peak, Math.max(use.open, asked));
+      use.peak = Math.max(use.peak, asked);
     }
     standBy(key, job, 1);
     return () -> {

@@ -23,6 +23,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -317,16 +318,17 @@ class JobPortForwarderTest {
 
     /** Waits until {@code n} relays were started. */
     void awaitStarted(int n) throws InterruptedException {
-      for (long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos(); started.size() < n; ) {
-        assertThat(System.nanoTime()).as("%d relays started in time, not %d", n, started.size()).isLessThan(deadline);
-        Thread.sleep(10);
-      }
+      awaitAtLeast(started, n, "started");
     }
 
     /** Waits until {@code n} relays were told to connect. */
     void awaitTold(int n) throws InterruptedException {
-      for (long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos(); told.size() < n; ) {
-        assertThat(System.nanoTime()).as("%d relays told to connect in time, not %d", n, told.size()).isLessThan(deadline);
+      awaitAtLeast(told, n, "told to connect");
+    }
+
+    private static void awaitAtLeast(Collection<?> relays, int n, String what) throws InterruptedException {
+      for (long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos(); relays.size() < n; ) {
+        assertThat(System.nanoTime()).as("%d relays %s in time, not %d", n, what, relays.size()).isLessThan(deadline);
         Thread.sleep(10);
       }
     }
