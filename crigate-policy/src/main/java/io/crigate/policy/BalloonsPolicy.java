@@ -534,22 +534,16 @@ final class BalloonsPolicy implements ReleasesOnStop {
 
   /** Balloons and members from the store; what no longer fits the configuration or machine is dropped. */
   private void restore() {
-    Map<String, byte[]> entries = store.entries();
-    for (var entry : entries.entrySet()) {
-      if (entry.getKey().startsWith(CPUS)) {
-        String name = entry.getKey().substring(CPUS.length());
-        BalloonType type = types.get(name.substring(0, Math.max(0, name.lastIndexOf('['))));
-        CpuSet cpus = CpuSet.parse(new String(entry.getValue(), StandardCharsets.UTF_8));
-        CpuSet allowed = type != null && type.preferIsolCpus() ? usable.union(usableIsolated) : usable;
-        if (type != null && allowed.containsAll(cpus) && !taken.intersects(cpus)) {
-          balloons.put(name, new Balloon(name, type, cpus));
+    StoredCpus.restore(store, CPUS, "balloons policy: balloon", CpuSet::parse, cpus -> cpus,
+        (name, cpus) -> {
+          BalloonType type = typeOf(name);
+          return type == null ? null : type.preferIsolCpus() ? usable.union(usableIsolated) : usable;
+        },
+        (name, cpus) -> {
+          balloons.put(name, new Balloon(name, typeOf(name), cpus));
           taken = taken.union(cpus);
-        } else {
-          store.remove(entry.getKey());
-        }
-      }
-    }
-    for (var entry : entries.entrySet()) {
+        });
+    for (var entry : store.entries().entrySet()) {
       if (entry.getKey().startsWith(MEMBER)) {
         Member member = Member.decode(new String(entry.getValue(), StandardCharsets.UTF_8));
         if (member.balloon().equals(RESERVED) || member.balloon().equals(DEFAULT) || balloons.containsKey(member.balloon())) {
@@ -559,6 +553,11 @@ final class BalloonsPolicy implements ReleasesOnStop {
         }
       }
     }
+  }
+
+  /** The configured type of a balloon named {@code <type>[<n>]}, null if there is none any more. */
+  private BalloonType typeOf(String balloonName) {
+    return types.get(balloonName.substring(0, Math.max(0, balloonName.lastIndexOf('['))));
   }
 
   private List<String> allTypeNames() {

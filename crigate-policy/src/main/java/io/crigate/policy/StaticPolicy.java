@@ -60,20 +60,9 @@ final class StaticPolicy implements ReleasesOnStop {
     this.reserved = reserved;
     this.store = store;
     CpuSet usable = topology.online().minus(reserved);
-    store.entries().forEach((key, value) -> {
-      if (key.startsWith(EXCLUSIVE)) {
-        ContainerKey container = ContainerKeys.parse(key.substring(EXCLUSIVE.length()));
-        CpuSet cpus = CpuSet.parse(new String(value, StandardCharsets.UTF_8));
-        if (usable.containsAll(cpus) && !allocated().intersects(cpus)) {
-          exclusive.put(container, cpus);
-        } else {
-          // reserved or available CPUs changed since it was given: synchronize gives the container others
-          store.remove(key);
-          log.info("{} policy: container {} loses CPUs {}, no longer {}", name, container, cpus,
-              usable.containsAll(cpus) ? "free" : "among the usable " + usable);
-        }
-      }
-    });
+    StoredCpus.restore(store, EXCLUSIVE, name + " policy: container", CpuSet::parse, cpus -> cpus,
+        (container, cpus) -> usable,
+        (container, cpus) -> exclusive.put(ContainerKeys.parse(container), cpus));
   }
 
   @Override

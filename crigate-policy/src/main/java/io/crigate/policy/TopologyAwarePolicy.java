@@ -98,20 +98,8 @@ final class TopologyAwarePolicy implements ReleasesOnStop {
     }
     this.loadWithin = new long[pools.size()];
     CpuSet usable = topology.online().minus(reserved);
-    store.entries().forEach((key, value) -> {
-      if (key.startsWith(GRANT)) {
-        ContainerKey container = ContainerKeys.parse(key.substring(GRANT.length()));
-        Grant grant = Grant.decode(new String(value, StandardCharsets.UTF_8));
-        if (usable.containsAll(grant.exclusive()) && !exclusive.intersects(grant.exclusive())) {
-          record(container, grant);
-        } else {
-          // reserved or available CPUs changed since it was granted: synchronize places the container again
-          store.remove(key);
-          log.info("topology-aware policy: container {} loses exclusive CPUs {}, no longer {}", container,
-              grant.exclusive(), usable.containsAll(grant.exclusive()) ? "free" : "among the usable " + usable);
-        }
-      }
-    });
+    StoredCpus.restore(store, GRANT, "topology-aware policy: container", Grant::decode, Grant::exclusive,
+        (container, grant) -> usable, (container, grant) -> record(ContainerKeys.parse(container), grant));
   }
 
   @Override

@@ -9,9 +9,6 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import io.crigate.policy.seed.UnreadPodAnnotations;
 import io.crigate.spi.CrigateException;
 import io.crigate.spi.config.LiveConfigFile;
@@ -32,7 +29,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 class ActivePolicyTest {
 
@@ -69,7 +65,7 @@ class ActivePolicyTest {
 
   @Test
   void seedAnnotationsCrigateDoesNotActOnAreLoggedOncePerPod() throws Exception {
-    List<String> lines = logged(() -> {
+    List<String> lines = LogLines.of(UnreadPodAnnotations.class, () -> {
       ActivePolicy policy = policy("active: topology-aware");
       PodContext pod = pod("p", QosClass.BURSTABLE, Map.of(
           "memory-type.cri-resource-manager.intel.com/container.db", "pmem",
@@ -97,30 +93,12 @@ class ActivePolicyTest {
         + "no reserved CPUs are configured (policy.reservedCpus): the container is placed as if not annotated";
 
     // restart recovery: the pod and its running container come back through Synchronize alone
-    assertThat(logged(() -> policy.synchronize(List.of(pod), List.of(db)))).containsExactly(line);
+    assertThat(LogLines.of(UnreadPodAnnotations.class, () -> policy.synchronize(List.of(pod), List.of(db)))).containsExactly(line);
     // a second recovery pass (the NRI door reconnecting) and a new container of the pod say nothing more
-    assertThat(logged(() -> {
+    assertThat(LogLines.of(UnreadPodAnnotations.class, () -> {
       policy.synchronize(List.of(pod), List.of(db));
       policy.createContainer(pod, container("p", "web", 500));
     })).isEmpty();
-  }
-
-  interface Action {
-    void run() throws Exception;
-  }
-
-  /** What UnreadPodAnnotations logged while {@code action} ran. */
-  static List<String> logged(Action action) throws Exception {
-    Logger logger = (Logger) LoggerFactory.getLogger(UnreadPodAnnotations.class);
-    ListAppender<ILoggingEvent> appender = new ListAppender<>();
-    appender.start();
-    logger.addAppender(appender);
-    try {
-      action.run();
-      return appender.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
-    } finally {
-      logger.detachAppender(appender);
-    }
   }
 
   @Test

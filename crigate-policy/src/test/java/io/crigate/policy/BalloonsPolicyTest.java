@@ -266,6 +266,26 @@ class BalloonsPolicyTest {
   }
 
   @Test
+  void aBalloonWhoseTypeIsNoLongerConfiguredIsForgottenAtStartAndItsMembersPlacedAgain() throws Exception {
+    MemoryStore store = new MemoryStore();
+    PodContext a = pod("a", "team-a", Map.of());
+    BalloonsPolicy first = policy("2-socket-16-cpu-smt", "0", TEAM, store);
+    first.createContainer(a, container("a", "app", 1000));
+    CpuSet teamCpus = first.balloonCpus().get("team[0]");
+
+    String renamed = TEAM.replace("name: team", "name: crew");
+    BalloonsPolicy[] second = new BalloonsPolicy[1];
+    assertThat(LogLines.of(StoredCpus.class, () -> second[0] = policy("2-socket-16-cpu-smt", "0", renamed, store)))
+        .containsExactly("balloons policy: balloon team[0] loses CPUs " + teamCpus + ", its type is no longer configured");
+    assertThat(second[0].balloonCpus()).doesNotContainKey("team[0]");
+    assertThat(store.entries().keySet()).noneMatch(key -> key.contains("team["));
+
+    second[0].synchronize(List.of(a), List.of(container("a", "app", 1000).withId("c-a")
+        .withResources(LinuxResources.builder().cpusetCpus(teamCpus.toString()).build())));
+    assertThat(second[0].memberships().get(container("a", "app", 1000).key())).startsWith("crew[");
+  }
+
+  @Test
   void badBalloonConfigurationIsRejectedNamingTheField() {
     assertThatThrownBy(() -> config("balloonTypes: [{name: default}]"))
         .hasMessageContaining("policy.balloons.balloonTypes[0].name: 'default' is a built-in balloon");

@@ -169,6 +169,30 @@ class StaticPolicyTest {
     assertThat(second.sharedPool()).hasToString("0,2-8,10-15");
   }
 
+  @Test
+  void anAllocationWhoseCpusAreReservedAfterARestartIsForgottenAndTheContainerGetsOthers() throws Exception {
+    MemoryStore store = new MemoryStore();
+    CpuTopology topology = Fixtures.topology("2-socket-16-cpu-smt");
+    ContainerContext kept = container("g", "a", 2000);
+    new StaticPolicy("static", false, topology, CpuSet.parse("0"), store)
+        .createContainer(pod("g", QosClass.GUARANTEED, Map.of()), kept);
+    assertThat(store.entries()).containsOnlyKeys("exclusive/g/a/0");
+
+    // the admin reserves CPU 1 while crigate is down; the container ran on 1,9
+    StaticPolicy[] second = new StaticPolicy[1];
+    assertThat(LogLines.of(StoredCpus.class, () -> second[0] = new StaticPolicy("static", false, topology, CpuSet.parse("0-1"), store)))
+        .containsExactly("static policy: container g/a/0 loses CPUs 1,9, no longer among the usable 2-15");
+    assertThat(store.entries()).isEmpty();
+    assertThat(second[0].exclusiveAllocations()).isEmpty();
+
+    List<ContainerUpdate> updates = second[0].synchronize(List.of(pod("g", QosClass.GUARANTEED, Map.of())),
+        List.of(kept.withId("c1").withResources(LinuxResources.builder().cpusetCpus("1,9").build())));
+    CpuSet given = second[0].exclusiveAllocations().get(kept.key());
+    assertThat(given.size()).isEqualTo(2);
+    assertThat(given.intersects(CpuSet.parse("0-1"))).isFalse();
+    assertThat(updates).singleElement().satisfies(u -> assertThat(u.resources().cpusetCpus()).contains(given.toString()));
+  }
+
   /** Properties, over random create/remove sequences on every fixture. */
   @Test
   void noCpuTwiceReservedNeverGivenAndPoolNeverEmpty() {
