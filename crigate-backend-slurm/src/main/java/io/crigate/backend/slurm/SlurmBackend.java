@@ -14,7 +14,7 @@ import java.util.stream.Collectors;
 /**
  * Runs each container as one Slurm batch job. A pod is a directory on the cluster's shared work
  * dir; CreateContainer plans the job, StartContainer submits it. This class only answers the SPI:
- * each call is carried out by one of the parts wired here (see docs/ARCHITECTURE.md).
+ * each call is carried out by one of the parts wired here (see docs/slurm.md, "Inside the backend").
  */
 final class SlurmBackend implements Backend {
 

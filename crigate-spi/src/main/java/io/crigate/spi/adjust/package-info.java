@@ -5,6 +5,6 @@
  * <p>Nothing here depends on a transport. Three doors translate into and out of these records and
  * reuse {@link io.crigate.spi.adjust.PluginChain} unchanged: the CRI proxy path in crigate-core
  * (before forwarding), the NRI plugin in crigate-nri (NRI events in, NRI adjustments out) and the
- * standalone reconciler (runtime events in, UpdateContainerResources out). See docs/ARCHITECTURE.md.
+ * standalone reconciler (runtime events in, UpdateContainerResources out). See docs/adjustment-engine.md.
  */
 package io.crigate.spi.adjust;
