@@ -52,7 +52,7 @@ final class SlurmBackend implements Backend {
     Optional<KnownLoginHosts> loginHosts = Optional.ofNullable(settings.containerLogins())
         .map(logins -> new KnownLoginHosts(logins.knownHosts()));
     this.submissions = new Submissions(inventory, clusters, reconciler, following,
-        new LoginAdmission(name, loginHosts, clusters), new JobPlanner(settings, runner), new SealedEnv(vault), dirs);
+        new LoginAdmission(name, loginHosts, clusters), new JobPlanner(settings, runner), new SealedEnv(vault), dirs, settings.jobUser());
     this.stops = new StopProtocol(inventory, clusters, reconciler, runner);
     this.statuses = new CriStatus(clusters, reconciler, logs);
     this.running = new RunningJobs(inventory, clusters, runner, dirs);

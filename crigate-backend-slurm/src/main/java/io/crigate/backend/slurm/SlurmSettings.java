@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A slurm backend's configuration, read from its section of the crigate config.
@@ -191,6 +192,18 @@ record SlurmSettings(
 
   String transportKind() {
     return transport == null ? "local" : transport;
+  }
+
+  /**
+   * The cluster user this backend's jobs run as, where it is named: the SSH login or slurmrestd's
+   * user. Empty for local commands, whose jobs run as crigate itself.
+   */
+  Optional<String> jobUser() {
+    return switch (transportKind()) {
+      case "ssh" -> Optional.of(ssh.user());
+      case "rest" -> Optional.of(rest.user());
+      default -> Optional.empty();
+    };
   }
 
   Path workDirPath() {

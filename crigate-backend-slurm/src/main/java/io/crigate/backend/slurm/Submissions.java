@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +28,9 @@ final class Submissions {
   private final JobPlanner planner;
   private final SealedEnv sealedEnv;
   private final SandboxDirectory dirs;
+  /** Who the backend's own jobs run as, when not crigate's user; a container's own login overrides it. */
+  private final Optional<String> jobUser;
+  private final AtomicBoolean jobUserUnknownLogged = new AtomicBoolean();
   /**
    * Jobs planned at CreateContainer, kept until StartContainer so the start, which the kubelet
    * issues right after, neither parses the configs nor plans again. A restart loses them; start
@@ -35,7 +39,7 @@ final class Submissions {
   private final Map<String, JobSpec> prepared = new ConcurrentHashMap<>();
 
   Submissions(Inventory inventory, Clusters clusters, Reconciler reconciler, JobFollowing following,
-      LoginAdmission admission, JobPlanner planner, SealedEnv sealedEnv, SandboxDirectory dirs) {
+      LoginAdmission admission, JobPlanner planner, SealedEnv sealedEnv, SandboxDirectory dirs, Optional<String> jobUser) {
     this.inventory = inventory;
     this.clusters = clusters;
     this.reconciler = reconciler;
@@ -44,6 +48,7 @@ final class Submissions {
     this.planner = planner;
     this.sealedEnv = sealedEnv;
     this.dirs = dirs;
+    this.jobUser = jobUser;
   }
 
   /** Plans the job, admits the container's login, stores the container; returns its id. */
@@ -66,11 +71,7 @@ final class Submissions {
         inventory.nowNanos(), 0, false, 0, false, null, login.map(ClusterLogin::key).orElse(null));
     try {
       SandboxDirectory.create(dir);
-      login.ifPresent(l -> {
-        if (!SandboxDirectory.giveTo(dir, l.user())) {
-          LOG.info("container {}: user {} is unknown on this node; {} keeps its owner", id, l.user(), dir);
-        }
-      });
+      handToJobUser(dir, id, login);
       inventory.save(container);
     } catch (RuntimeException e) {
       // nothing half-made stays behind: the kubelet retries CreateContainer with a fresh id
@@ -80,6 +81,24 @@ final class Submissions {
     }
     prepared.put(id, spec);
     return id;
+  }
+
+  /**
+   * Slurm opens the job's stdout and stderr in the container's directory as the user the job runs
+   * as, so that user must own it: on a shared file system with one user database it has the same
+   * name on this node. A user unknown here leaves the directory as it is (a site may map users
+   * otherwise), said once per backend for its own user, and per container for a container's login.
+   */
+  private void handToJobUser(Path dir, String id, Optional<ClusterLogin> login) {
+    if (login.isPresent()) {
+      if (!SandboxDirectory.giveTo(dir, login.get().user())) {
+        LOG.info("container {}: user {} is unknown on this node; {} keeps its owner", id, login.get().user(), dir);
+      }
+    } else if (jobUser.isPresent() && !SandboxDirectory.giveTo(dir, jobUser.get())
+        && !jobUserUnknownLogged.getAndSet(true)) {
+      LOG.info("the backend's jobs run as {}, a user unknown on this node: their directories keep crigate's user as owner,"
+          + " so the work dir must let {} write there", jobUser.get(), jobUser.get());
+    }
   }
 
   /** The job a container becomes; planning validates everything the pod supplied. */

@@ -8,11 +8,13 @@ import io.crigate.api.cri.v1.RunPodSandboxRequest;
 import io.crigate.spi.CrigateException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A shared file system crigate cannot write is the cluster's storage out of reach: UNAVAILABLE, not INTERNAL. */
+/** The shared work dir: who owns what crigate makes there, and what a share crigate cannot write gives. */
 class SharedWorkDirTest {
 
   @TempDir Path tmp;
@@ -29,6 +31,41 @@ class SharedWorkDirTest {
           .isInstanceOf(CrigateException.Unavailable.class)
           .hasMessageContaining("shared work dir").hasMessageContaining(notADirectory.toString());
       assertThat(backend.listPodSandbox(ListPodSandboxRequest.getDefaultInstance()).getItemsList()).isEmpty();
+    }
+  }
+
+  /**
+   * Over SSH (and slurmrestd) the backend's jobs run as the login user, and Slurm opens their
+   * output in the container's directory as that user: a directory left to crigate's user made every
+   * job of a non-root login fail at its start ("Could not open stdout file: Permission denied").
+   */
+  @Test
+  void aContainerDirectoryBelongsToTheUserTheBackendsJobsRunAs() throws Exception {
+    Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "only root can hand a directory to another user");
+    Path knownHosts = Files.writeString(tmp.resolve("known_hosts"), "");
+    try (FakeSlurmBackends fake = new FakeSlurmBackends(tmp)) {
+      var settings = FakeSlurmBackends.settings(tmp.resolve("work").toString()).put("transport", "ssh");
+      settings.putObject("ssh").put("host", "login.example").put("user", "nobody")
+          .put("password", "unused: the fake cluster needs no login").put("knownHostsFile", knownHosts.toString());
+      SlurmBackend backend = fake.open(settings);
+
+      String[] ids = fake.create(backend, "c", List.of("true"));
+
+      Path container = tmp.resolve("work").resolve(ids[0]).resolve(ids[1]);
+      assertThat(Files.getOwner(container).getName()).isEqualTo("nobody");
+      assertThat(Files.getOwner(container.getParent()).getName()).as("the pod's directory stays crigate's").isEqualTo("root");
+    }
+  }
+
+  @Test
+  void aLocalBackendsContainerDirectoryStaysCrigates() throws Exception {
+    try (FakeSlurmBackends fake = new FakeSlurmBackends(tmp)) {
+      SlurmBackend backend = fake.open();
+
+      String[] ids = fake.create(backend, "c", List.of("true"));
+
+      Path container = tmp.resolve("work").resolve(ids[0]).resolve(ids[1]);
+      assertThat(Files.getOwner(container).getName()).isEqualTo(System.getProperty("user.name"));
     }
   }
 }

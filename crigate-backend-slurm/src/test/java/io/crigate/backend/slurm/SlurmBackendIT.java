@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.api.cri.v1.*;
 import io.crigate.spi.CrigateException;
 import java.io.ByteArrayOutputStream;
@@ -37,7 +38,7 @@ class SlurmBackendIT {
     return backend(settings(transport), tmp.resolve("state"));
   }
 
-  private SlurmBackend backend(com.fasterxml.jackson.databind.node.ObjectNode settings, Path state) {
+  private SlurmBackend backend(ObjectNode settings, Path state) {
     SlurmBackend backend = SlurmCluster.backend(settings, state);
     backends.add(backend);
     return backend;
@@ -84,6 +85,31 @@ class SlurmBackendIT {
     backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(ids[0]).build());
     assertThat(Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0])).doesNotExist();
     assertThatThrownBy(() -> status(backend, ids[1])).isInstanceOf(CrigateException.NotFound.class);
+  }
+
+  /**
+   * A site logs crigate in as a service account, not root: its jobs open their output in the
+   * container's directory as that account, which crigate (root here) made. Before crigate handed
+   * the directory over, slurmd refused ("Could not open stdout file: Permission denied") and every
+   * job failed at its start.
+   */
+  @Test
+  void anSshBackendLoggedInAsAnOrdinaryUserRunsItsJobsAndStreamsTheirOutput() throws Exception {
+    String user = env("CRIGATE_SSH_PASSWORD_USER"); // sshd takes the infra's key for any user
+    ObjectNode settings = settings(SlurmCluster.Transport.SSH);
+    ((ObjectNode) settings.get("ssh")).put("user", user);
+    SlurmBackend backend = backend(settings, tmp.resolve("state"));
+    String[] ids = create(backend, pod("svc", tmp.resolve("logs"), Map.of()),
+        container("main", List.of("/bin/sh", "-c", "echo ran as $(id -un)"), Map.of()));
+
+    start(backend, ids[1]);
+    ContainerStatus done = awaitExited(backend, ids[1]);
+
+    assertThat(done.getExitCode()).as(done.getMessage()).isZero();
+    Path log = tmp.resolve("logs/main/0.log");
+    await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(log) && Files.readString(log).contains("ran as " + user));
+    backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(ids[0]).build());
+    assertThat(Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0])).doesNotExist();
   }
 
   @ParameterizedTest(name = "{0}")

@@ -6,8 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.crigate.spi.CrigateException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -51,6 +54,17 @@ class SlurmSettingsTest {
 
   private static ObjectNode local() {
     return JSON.createObjectNode().put("workDir", "/shared");
+  }
+
+  @Test
+  void theBackendsJobsRunAsTheSshOrSlurmrestdUserAndLocallyAsCrigate(@TempDir Path tmp) throws Exception {
+    ObjectNode ssh = JSON.createObjectNode().put("workDir", "/shared").put("transport", "ssh");
+    ssh.putObject("ssh").put("host", "login").put("user", "svc-k8s").put("password", "pw")
+        .put("knownHostsFile", Files.writeString(tmp.resolve("known_hosts"), "").toString());
+
+    assertThat(SlurmSettings.parse("hpc", ssh).jobUser()).contains("svc-k8s");
+    assertThat(SlurmSettings.parse("hpc", rest("https://slurmrestd:6820")).jobUser()).contains("crigate");
+    assertThat(SlurmSettings.parse("hpc", local()).jobUser()).isEmpty();
   }
 
   @Test
