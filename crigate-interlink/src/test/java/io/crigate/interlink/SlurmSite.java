@@ -15,7 +15,7 @@ import java.time.Clock;
 
 /**
  * The shared single-node Slurm (exports in $CRIGATE_INFRA_DIR/env), reached through crigate's Slurm
- * backend over the local transport. Test scope only: the plugin code itself knows only the SPI.
+ * backend over the local transport (or SSH). Test scope only: the plugin code itself knows only the SPI.
  */
 public final class SlurmSite {
 
@@ -31,11 +31,23 @@ public final class SlurmSite {
   }
 
   public static Backend backend(Path state) throws IOException {
+    return backend(state, settings().put("transport", "local"));
+  }
+
+  /** The same cluster reached over SSH as {@code user}, as a site logs crigate in with a cluster account. */
+  public static Backend backendOverSsh(Path state, String user) throws IOException {
+    ObjectNode settings = settings().put("transport", "ssh");
+    settings.putObject("ssh").put("host", "127.0.0.1").put("port", Integer.parseInt(env("CRIGATE_SSH_PORT")))
+        .put("user", user).put("privateKeyFile", env("CRIGATE_SSH_KEY")).put("knownHostsFile", env("CRIGATE_SSH_KNOWN_HOSTS"));
+    return backend(state, settings);
+  }
+
+  private static ObjectNode settings() {
+    return new ObjectMapper().createObjectNode().put("workDir", env("CRIGATE_SLURM_WORKDIR")).put("pollIntervalMillis", 300);
+  }
+
+  private static Backend backend(Path state, ObjectNode settings) throws IOException {
     java.nio.file.Files.createDirectories(state);
-    ObjectNode settings = new ObjectMapper().createObjectNode();
-    settings.put("workDir", env("CRIGATE_SLURM_WORKDIR"));
-    settings.put("pollIntervalMillis", 300);
-    settings.put("transport", "local");
     return new SlurmBackendFactory().create(new InitContext("interlink-it", settings, state, new MemoryStore(),
         Clock.systemUTC(), IO));
   }

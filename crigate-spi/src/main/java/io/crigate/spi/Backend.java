@@ -20,6 +20,16 @@ public interface Backend extends RuntimeBackend, ImageBackend, AutoCloseable {
     return Optional.empty();
   }
 
+  /**
+   * The host user this backend's containers run as, where the backend names one other than
+   * crigate's own (a Slurm backend logged in as a cluster account). Files crigate prepares for its
+   * containers, such as an interLink pod's volumes, are handed to that user. Empty when the
+   * containers run as crigate or as their runtime decides.
+   */
+  default Optional<String> workloadUser() {
+    return Optional.empty();
+  }
+
   @Override
   void close();
 }

@@ -31,11 +31,13 @@ final class SlurmBackend implements Backend {
   private final RunningJobs running;
   private final ImageCatalog images;
 
+  private final Optional<String> jobUser;
   private volatile Streaming streaming;
 
   SlurmBackend(String name, SlurmSettings settings, SlurmClient configured,
       Function<ClusterLogin, SlurmClient> connect, RecordStore records, LoginVault vault, Clock clock) {
     this.name = name;
+    this.jobUser = settings.jobUser();
     this.dirs = new SandboxDirectory(settings.workDirPath());
     this.inventory = new Inventory(records, clock);
     ImageRunner runner = ImageRunner.parse(name, settings.runner());
@@ -52,7 +54,7 @@ final class SlurmBackend implements Backend {
     Optional<KnownLoginHosts> loginHosts = Optional.ofNullable(settings.containerLogins())
         .map(logins -> new KnownLoginHosts(logins.knownHosts()));
     this.submissions = new Submissions(inventory, clusters, reconciler, following,
-        new LoginAdmission(name, loginHosts, clusters), new JobPlanner(settings, runner), new SealedEnv(vault), dirs, settings.jobUser());
+        new LoginAdmission(name, loginHosts, clusters), new JobPlanner(settings, runner), new SealedEnv(vault), dirs, jobUser);
     this.stops = new StopProtocol(inventory, clusters, reconciler, runner);
     this.statuses = new CriStatus(clusters, reconciler, logs);
     this.running = new RunningJobs(inventory, clusters, runner, dirs);
@@ -64,6 +66,11 @@ final class SlurmBackend implements Backend {
   @Override
   public String name() {
     return name;
+  }
+
+  @Override
+  public Optional<String> workloadUser() {
+    return jobUser;
   }
 
   @Override

@@ -66,7 +66,7 @@ public final class CrigatePlugin implements PluginApi, AutoCloseable {
     this.settings = settings;
     this.records = new PodRecords(store);
     this.translator = new PodTranslator(settings.runtimeHandler(), settings.allocatable());
-    this.volumes = new VolumeFiles(settings.volumeDir());
+    this.volumes = new VolumeFiles(settings.volumeDir(), backend.workloadUser());
     this.launcher = new PodLauncher(backend, records);
     this.statuses = new StatusReader(backend);
     this.logs = new CriLogReader(settings.pollInterval());

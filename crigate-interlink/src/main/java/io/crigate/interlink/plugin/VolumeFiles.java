@@ -11,17 +11,22 @@ import io.fabric8.kubernetes.api.model.VolumeProjection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.Base64;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Materialises a pod's ConfigMap, Secret, projected and emptyDir volumes as files under
@@ -30,10 +35,37 @@ import java.util.stream.Stream;
  */
 final class VolumeFiles {
 
-  private final Path root;
+  private static final Logger LOG = LoggerFactory.getLogger(VolumeFiles.class);
 
-  VolumeFiles(Path root) {
+  private final Path root;
+  /** Who the backend's containers run as, where not crigate's user; null leaves files crigate's. */
+  private final UserPrincipal owner;
+
+  /**
+   * @param workloadUser the user the backend's containers run as ({@code Backend.workloadUser()}):
+   *     each volume directory and file is handed to it, so a job of a cluster account can write its
+   *     emptyDir and read its 0600 Secret
+   */
+  VolumeFiles(Path root, Optional<String> workloadUser) {
     this.root = root;
+    this.owner = workloadUser.map(VolumeFiles::principal).orElse(null);
+  }
+
+  private static UserPrincipal principal(String user) {
+    try {
+      return FileSystems.getDefault().getUserPrincipalLookupService().lookupPrincipalByName(user);
+    } catch (IOException e) {
+      LOG.warn("the backend's containers run as {}, a user unknown on this node: pod volumes stay crigate's user's,"
+          + " and a Secret (0600 unless its defaultMode says otherwise) cannot be read by the pod", user);
+      return null;
+    }
+  }
+
+  /** Hands {@code path} to the containers' user, before a container can see it. */
+  private void handOver(Path path) throws IOException {
+    if (owner != null) {
+      Files.setOwner(path, owner);
+    }
   }
 
   Path podDir(String uid) {
@@ -59,6 +91,7 @@ final class VolumeFiles {
         }
         Path dir = podDir(uid).resolve(volume.getName());
         Files.createDirectories(dir);
+        handOver(dir);
         write(volume, field, dir, data);
         dirs.put(volume.getName(), dir);
       }
@@ -87,7 +120,7 @@ final class VolumeFiles {
     }
   }
 
-  private static void write(Volume volume, String field, Path dir, List<RetrievedContainer> data) throws IOException {
+  private void write(Volume volume, String field, Path dir, List<RetrievedContainer> data) throws IOException {
     if (volume.getEmptyDir() != null) {
       return;
     }
@@ -156,7 +189,7 @@ final class VolumeFiles {
    * interLink resolves projected sources itself and sends the files, named after the volume; the
    * modes are the pod spec's: an item's {@code mode}, else the volume's {@code defaultMode}, else 0644.
    */
-  private static void writeProjected(Volume volume, String field, Path dir, List<RetrievedContainer> data) throws IOException {
+  private void writeProjected(Volume volume, String field, Path dir, List<RetrievedContainer> data) throws IOException {
     ConfigMap map = find(data.stream().flatMap(c -> nullSafe(c.projectedvolumemaps()).stream()), volume.getName());
     if (map == null) {
       throw new BadRequest(field, "projected volume '%s' was not sent with the pod (projectedvolumemaps)"
@@ -232,18 +265,22 @@ final class VolumeFiles {
     return selected;
   }
 
-  private static void writeFiles(Path dir, Map<String, byte[]> files, Integer mode) throws IOException {
+  private void writeFiles(Path dir, Map<String, byte[]> files, Integer mode) throws IOException {
     for (var file : files.entrySet()) {
       Path target = dir.resolve(file.getKey()).normalize();
       if (!target.startsWith(dir) || target.equals(dir)) {
         throw new BadRequest("path", "'%s' leaves the volume directory".formatted(file.getKey()));
       }
       Files.createDirectories(target.getParent());
+      for (Path at = target.getParent(); !at.equals(dir); at = at.getParent()) {
+        handOver(at); // an item's own subdirectories ("conf/app.yaml")
+      }
       // written beside and renamed over: a reader sees the old file or the new one, never a part
       Path next = Files.createTempFile(target.getParent(), ".next-", "");
       try {
         Files.write(next, file.getValue());
         Files.setPosixFilePermissions(next, PosixFilePermissions.fromString(permissions(mode == null ? 0644 : mode)));
+        handOver(next);
         Files.move(next, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } finally {
         Files.deleteIfExists(next);

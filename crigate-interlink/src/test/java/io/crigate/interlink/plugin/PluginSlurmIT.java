@@ -26,6 +26,7 @@ import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -62,14 +63,21 @@ class PluginSlurmIT {
 
   @BeforeEach
   void start() throws Exception {
-    backend = SlurmSite.backend(tmp.resolve("backend"));
-    // volumes on the Slurm work dir: the compute node must see them
-    Path shared = Path.of(SlurmSite.env("CRIGATE_SLURM_WORKDIR")).resolve("interlink-it-" + tmp.getFileName());
-    PluginSettings settings = new PluginSettings(shared, tmp.resolve("logs"), Duration.ofMillis(300), "",
+    serve(SlurmSite.backend(tmp.resolve("backend")));
+  }
+
+  /** The plugin API in front of {@code slurm}, volumes on the Slurm work dir: the compute node must see them. */
+  private void serve(Backend slurm) {
+    backend = slurm;
+    PluginSettings settings = new PluginSettings(sharedVolumes(), tmp.resolve("logs"), Duration.ofMillis(300), "",
         PluginSettings.under(tmp).resources(), List.of());
     plugin = new CrigatePlugin(backend, new MemoryStore(), settings, Clock.systemUTC());
     server = HttpServers.start(HttpEndpoint.plain("127.0.0.1:0"), config -> PluginRoutes.install(config, plugin));
     client = new WireClient(server.address());
+  }
+
+  private Path sharedVolumes() {
+    return Path.of(SlurmSite.env("CRIGATE_SLURM_WORKDIR")).resolve("interlink-it-" + tmp.getFileName());
   }
 
   @AfterEach
@@ -77,6 +85,7 @@ class PluginSlurmIT {
     for (Pod pod : created) {
       client.call("POST", "/delete", WireJson.write(pod));
     }
+    created.clear();
     if (server != null) {
       server.close();
       plugin.close();
@@ -200,6 +209,34 @@ class PluginSlurmIT {
         assertThat(c.path("state").path("terminated").path("exitCode").asInt()).isZero());
     await().atMost(Duration.ofSeconds(10)).until(() -> logs(pod, "main", false).contains("hello from a configmap"));
     assertThat(logs(pod, "main", false)).isEqualTo("first\nsecond\nhello from a configmap\n");
+  }
+
+  /**
+   * A site logs the backend in as a cluster account: its jobs run as that account, so the pod's
+   * volumes must be that account's. Before they were handed over, the job could not write its
+   * emptyDir nor read its Secret (0600, crigate's).
+   */
+  @Test
+  void aPodOfABackendLoggedInAsAClusterAccountWritesItsEmptyDirAndReadsItsSecret() throws Exception {
+    stop();
+    String user = SlurmSite.env("CRIGATE_SSH_PASSWORD_USER"); // sshd takes the infra's key for any user
+    serve(SlurmSite.backendOverSsh(tmp.resolve("backend-ssh"), user));
+    Pod base = TestPods.shell("il-account", "");
+    Path podVolumes = sharedVolumes().resolve(base.getMetadata().getUid());
+    Pod pod = new PodBuilder(base).editSpec()
+        .addNewVolume().withName("scratch").withNewEmptyDir().endEmptyDir().endVolume()
+        .addNewVolume().withName("creds").withNewSecret().withSecretName("db").endSecret().endVolume()
+        .editFirstContainer().withCommand("/bin/sh", "-c", "id -un > %1$s/scratch/who && cat %1$s/scratch/who %1$s/creds/password"
+            .formatted(podVolumes))
+        .addNewVolumeMount().withName("scratch").withMountPath("/scratch").endVolumeMount()
+        .addNewVolumeMount().withName("creds").withMountPath("/creds").endVolumeMount().endContainer()
+        .endSpec().build();
+    var secret = new SecretBuilder().withNewMetadata().withName("db").endMetadata().addToStringData("password", "s3cret-pw").build();
+    create(pod, List.of(Map.of("name", "main", "secrets", List.of(secret))));
+
+    assertThat(awaitTerminated(pod, "main").path("exitCode").asInt()).isZero();
+    await().atMost(Duration.ofSeconds(10)).until(() -> logs(pod, "main", false).contains("s3cret-pw"));
+    assertThat(logs(pod, "main", false)).isEqualTo(user + "\ns3cret-pw\n");
   }
 
   @Test
