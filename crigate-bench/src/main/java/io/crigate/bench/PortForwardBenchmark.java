@@ -48,7 +48,8 @@ import java.util.stream.IntStream;
  * is this host's.
  *
  * <p>Usage: {@code PortForwardBenchmark <workDir> <stateDir> [connections=50] [transport=local|ssh]};
- * needs SLURM_CONF, and for ssh the CRIGATE_SSH_* exports of slurm-up.sh.
+ * needs SLURM_CONF, and for ssh the CRIGATE_SSH_* exports of slurm-up.sh (the login user:
+ * BENCH_SSH_USER, default crigate-hpc).
  */
 public final class PortForwardBenchmark {
 
@@ -60,6 +61,12 @@ public final class PortForwardBenchmark {
   private static final EventLoopGroup IO = EventLoops.epoll(1, "portforward-bench-io");
   /** One for the run, as {@code crigate ctl port-forward} keeps one for all its connections. */
   private static final HttpClient HTTP = HttpClient.newHttpClient();
+  /**
+   * The SSH login: a cluster account with Debian's own shell start-up by default. Every SSH channel
+   * runs the login's shell, which reads its {@code ~/.bashrc}; this host's root initialises pyenv
+   * there, 85 ms a channel (BENCH_SSH_USER=root measures that).
+   */
+  private static final String SSH_USER = System.getenv().getOrDefault("BENCH_SSH_USER", "crigate-hpc");
 
   private PortForwardBenchmark() {}
 
@@ -68,6 +75,7 @@ public final class PortForwardBenchmark {
     Path stateDir = Path.of(args[1]);
     int connections = args.length > 2 ? Integer.parseInt(args[2]) : 50;
     String transport = args.length > 3 ? args[3] : "local";
+    String jobUser = transport.equals("ssh") ? SSH_USER : System.getProperty("user.name");
     try (GatewayState state = GatewayState.open(stateDir);
         StreamingServer server = StreamingServer.create(StreamingSettings.defaults())) {
       // the same backend twice, each with a web job of its own: one as shipped, whose next relay
@@ -80,7 +88,7 @@ public final class PortForwardBenchmark {
           direct(ahead.port());
           viaCrigate(ahead);
           viaCrigate(cold);
-          emptyStep(ahead.web().jobId());
+          emptyStep(ahead.web().jobId(), jobUser);
         }
         Samples direct = new Samples();
         Samples waiting = new Samples();
@@ -95,11 +103,11 @@ public final class PortForwardBenchmark {
               default -> started.add(viaCrigate(cold));
             }
             // a client's pause between connections: the relay started ahead after a connection then
-            // starts in it, not during the next measured connection (over SSH sshd's session set-up
-            // for its channel would slow whichever came next)
+            // starts in it, not during the next measured connection (over SSH the login shell's
+            // start-up for its channel would slow whichever came next)
             Thread.sleep(PAUSE);
           }
-          step.add(emptyStep(ahead.web().jobId()));
+          step.add(emptyStep(ahead.web().jobId(), jobUser));
         }
         Samples burstWaiting = new Samples();
         Samples burstStarted = new Samples();
@@ -112,7 +120,8 @@ public final class PortForwardBenchmark {
             Thread.sleep(PAUSE.multipliedBy(3));
           }
         }
-        System.out.printf("transport %s, %d connections each, one HTTP/1.0 request and its answer%n", transport, connections);
+        System.out.printf("transport %s%s, %d connections each, one HTTP/1.0 request and its answer%n", transport,
+            transport.equals("ssh") ? " as " + SSH_USER : "", connections);
         report("straight to the job's port (baseline)", direct);
         report("port-forward, its relay waiting in the job (portForwardStandby 30s)", waiting);
         report("port-forward, a relay started per connection (portForwardStandby 0)", started);
@@ -174,7 +183,7 @@ public final class PortForwardBenchmark {
     if (transport.equals("ssh")) {
       settings.put("transport", "ssh");
       settings.putObject("ssh").put("host", "127.0.0.1").put("port", Integer.parseInt(System.getenv("CRIGATE_SSH_PORT")))
-          .put("user", "root").put("privateKeyFile", System.getenv("CRIGATE_SSH_KEY"))
+          .put("user", SSH_USER).put("privateKeyFile", System.getenv("CRIGATE_SSH_KEY"))
           .put("knownHostsFile", System.getenv("CRIGATE_SSH_KNOWN_HOSTS"));
     } else if (!transport.equals("local")) {
       throw new IllegalArgumentException("transport must be local or ssh, not " + transport);
@@ -215,11 +224,15 @@ public final class PortForwardBenchmark {
     }
   }
 
-  /** What srun alone costs a step, the floor under every relay step (run here, whatever the transport). */
-  private static long emptyStep(long jobId) throws Exception {
+  /**
+   * What srun alone costs a step, the floor under every relay step: run on this host, whatever the
+   * transport, as the job's user (Slurm lets only the job's owner add a step, root included).
+   */
+  private static long emptyStep(long jobId, String user) throws Exception {
+    List<String> command = new ArrayList<>(user.equals(System.getProperty("user.name")) ? List.of() : List.of("runuser", "-u", user, "--"));
+    command.addAll(List.of("srun", "--overlap", "--jobid=" + jobId, "--ntasks=1", "--quiet", "true"));
     long start = System.nanoTime();
-    Process srun = new ProcessBuilder("srun", "--overlap", "--jobid=" + jobId, "--ntasks=1", "--quiet", "true")
-        .redirectErrorStream(true).start();
+    Process srun = new ProcessBuilder(command).redirectErrorStream(true).start();
     srun.getInputStream().readAllBytes();
     if (srun.waitFor() != 0) {
       throw new IllegalStateException("srun into job " + jobId + " failed");

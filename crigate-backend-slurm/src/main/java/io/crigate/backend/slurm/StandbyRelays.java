@@ -11,7 +11,7 @@ import java.util.concurrent.CompletionException;
 
 /**
  * Relay steps started before the connections that will use them. Starting a step is most of a
- * forwarded connection's cost (srun's launch, and over SSH a channel whose session sshd sets up),
+ * forwarded connection's cost (srun's launch, and over SSH a channel that runs the login's shell),
  * and a client that opened one connection to a port mostly opens more, as many at once as it did
  * before (a browser loading a page's parts, a database driver's pool). So while a connection to a
  * container's port is up, a relay waits in the job for the next one, and once the last has ended
@@ -76,8 +76,8 @@ final class StandbyRelays implements AutoCloseable {
    * that opens its next connection while this one is still up.
    *
    * @param asked connections to the pod's port the client has asked for and not yet ended, this
-   *     one and every one open included: a burst's cold connections come up one after another (sshd
-   *     sets up one channel's session at a time), so counting only those up would miss its size
+   *     one and every one open included: a burst's cold connections need not be up together (over
+   *     SSH a login shell that is slow to start staggers them), so counting only those up would miss its size
    * @return to run when the connection has ended: when none is left open, relays are started until
    *     as many wait as connections were asked for at once, so none competes with the connections
    *     of a burst for the CPU while they run

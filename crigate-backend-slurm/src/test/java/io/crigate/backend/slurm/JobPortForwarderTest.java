@@ -262,7 +262,7 @@ class JobPortForwarderTest {
       this(reroute, Duration.ZERO);
     }
 
-    /** @param eachStart how long each start takes, one at a time, as sshd sets up one channel's session after another */
+    /** @param eachStart how long each start takes, one at a time, as a slow login shell over SSH staggers them */
     Relays(UnaryOperator<List<String>> reroute, Duration eachStart) {
       this.reroute = reroute;
       this.eachStart = eachStart;
