@@ -29,14 +29,18 @@ final class ImageCatalog {
   private final SlurmClient client;
   private final RecordStore records;
   private final Path imageDir;
+  /** Who the pulls run as over SSH: the directory they write their image files into must be theirs. */
+  private final Optional<String> jobUser;
   private final Clock clock;
   private final Map<String, Records.Image> images = new ConcurrentHashMap<>();
 
-  ImageCatalog(ImageRunner runner, SlurmClient client, RecordStore records, Path imageDir, Clock clock) {
+  ImageCatalog(ImageRunner runner, SlurmClient client, RecordStore records, Path imageDir, Optional<String> jobUser,
+      Clock clock) {
     this.runner = runner;
     this.client = client;
     this.records = records;
     this.imageDir = imageDir;
+    this.jobUser = jobUser;
     this.clock = clock;
     images.putAll(records.images());
   }
@@ -48,6 +52,9 @@ final class ImageCatalog {
     }
     List<String> command = runner.pullCommand(ref, imageDir);
     if (!command.isEmpty()) {
+      // apptainer and enroot write the image file into the directory but create no missing parent
+      SandboxDirectory.create(imageDir);
+      jobUser.ifPresent(user -> SandboxDirectory.giveTo(imageDir, user));
       client.runOnCluster(command).ifPresent(result -> {
         if (!result.ok()) {
           throw new CrigateException.FailedPrecondition("pulling image %s with %s failed (exit %d): %s"

@@ -41,7 +41,7 @@ final class SlurmBackend implements Backend {
     this.dirs = new SandboxDirectory(settings.workDirPath());
     this.inventory = new Inventory(records, clock);
     ImageRunner runner = ImageRunner.parse(name, settings.runner());
-    this.images = new ImageCatalog(runner, configured, records, dirs.images(), clock);
+    this.images = new ImageCatalog(runner, configured, records, dirs.images(), jobUser, clock);
     Map<String, Set<String>> containersByLogin = inventory.containers().stream()
         .filter(c -> c.login() != null).collect(Collectors.groupingBy(Records.Container::login,
             Collectors.mapping(Records.Container::id, Collectors.toSet())));

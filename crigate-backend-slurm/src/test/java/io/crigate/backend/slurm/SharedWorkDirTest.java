@@ -3,7 +3,9 @@ package io.crigate.backend.slurm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.crigate.api.cri.v1.ImageSpec;
 import io.crigate.api.cri.v1.ListPodSandboxRequest;
+import io.crigate.api.cri.v1.PullImageRequest;
 import io.crigate.api.cri.v1.RunPodSandboxRequest;
 import io.crigate.spi.CrigateException;
 import java.nio.file.Files;
@@ -54,6 +56,25 @@ class SharedWorkDirTest {
       Path container = tmp.resolve("work").resolve(ids[0]).resolve(ids[1]);
       assertThat(Files.getOwner(container).getName()).isEqualTo("nobody");
       assertThat(Files.getOwner(container.getParent()).getName()).as("the pod's directory stays crigate's").isEqualTo("root");
+    }
+  }
+
+  /** apptainer and enroot write the pulled image file into {@code <workDir>/.images} and make no missing parent. */
+  @Test
+  void aPullMakesTheImageDirectoryForTheUserThePullsRunAs() throws Exception {
+    Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "only root can hand a directory to another user");
+    Path knownHosts = Files.writeString(tmp.resolve("known_hosts"), "");
+    try (FakeSlurmBackends fake = new FakeSlurmBackends(tmp)) {
+      var settings = FakeSlurmBackends.settings(tmp.resolve("work").toString()).put("transport", "ssh").put("runner", "apptainer");
+      settings.putObject("ssh").put("host", "login.example").put("user", "nobody")
+          .put("password", "unused: the fake cluster needs no login").put("knownHostsFile", knownHosts.toString());
+      SlurmBackend backend = fake.open(settings);
+
+      backend.pullImage(PullImageRequest.newBuilder().setImage(ImageSpec.newBuilder().setImage("busybox")).build());
+
+      Path images = tmp.resolve("work/.images");
+      assertThat(images).isDirectory();
+      assertThat(Files.getOwner(images).getName()).isEqualTo("nobody");
     }
   }
 
