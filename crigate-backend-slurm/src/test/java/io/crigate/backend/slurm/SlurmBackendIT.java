@@ -88,16 +88,21 @@ class SlurmBackendIT {
   }
 
   /**
-   * A site logs crigate in as a service account, not root: its jobs open their output in the
-   * container's directory as that account, which crigate (root here) made. Before crigate handed
-   * the directory over, slurmd refused ("Could not open stdout file: Permission denied") and every
-   * job failed at its start.
+   * A site logs crigate in as a cluster account, not root: over SSH, or with a slurmrestd token for
+   * that account. Its jobs open their output in the container's directory as that account, which
+   * crigate (root here) made. Before crigate handed the directory over, slurmd refused ("Could not
+   * open stdout file: Permission denied") and every job failed at its start.
    */
-  @Test
-  void anSshBackendLoggedInAsAnOrdinaryUserRunsItsJobsAndStreamsTheirOutput() throws Exception {
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = SlurmCluster.Transport.class, names = {"SSH", "REST"})
+  void aBackendLoggedInAsAClusterAccountRunsItsJobsAndStreamsTheirOutput(SlurmCluster.Transport transport) throws Exception {
     String user = env("CRIGATE_SSH_PASSWORD_USER"); // sshd takes the infra's key for any user
-    ObjectNode settings = settings(SlurmCluster.Transport.SSH);
-    ((ObjectNode) settings.get("ssh")).put("user", user);
+    ObjectNode settings = settings(transport);
+    if (transport == SlurmCluster.Transport.SSH) {
+      ((ObjectNode) settings.get("ssh")).put("user", user);
+    } else {
+      ((ObjectNode) settings.get("rest")).put("user", user).put("tokenFile", tokenFor(user, 600).toString());
+    }
     SlurmBackend backend = backend(settings, tmp.resolve("state"));
     String[] ids = create(backend, pod("svc", tmp.resolve("logs"), Map.of()),
         container("main", List.of("/bin/sh", "-c", "echo ran as $(id -un)"), Map.of()));
@@ -110,6 +115,13 @@ class SlurmBackendIT {
     await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(log) && Files.readString(log).contains("ran as " + user));
     backend.removePodSandbox(RemovePodSandboxRequest.newBuilder().setPodSandboxId(ids[0]).build());
     assertThat(Path.of(env("CRIGATE_SLURM_WORKDIR"), ids[0])).doesNotExist();
+  }
+
+  /** A slurmrestd token for {@code user}, valid for {@code seconds}, in a file of its own. */
+  private Path tokenFor(String user, int seconds) throws Exception {
+    String issued = new String(new ProcessBuilder("scontrol", "token", "username=" + user, "lifespan=" + seconds)
+        .start().getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+    return Files.writeString(tmp.resolve(user + "-" + seconds + ".token"), issued.substring(issued.indexOf('=') + 1));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -315,12 +327,10 @@ class SlurmBackendIT {
    */
   @Test
   void anExpiredSlurmrestdTokenIsPermissionDenied() throws Exception {
-    String issued = new String(new ProcessBuilder("scontrol", "token", "username=" + env("CRIGATE_SLURM_JWT_USER"),
-        "lifespan=1").start().getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-    String jwt = issued.substring(issued.indexOf('=') + 1);
-    Path token = Files.writeString(tmp.resolve("expired.token"), jwt);
-    com.fasterxml.jackson.databind.node.ObjectNode settings = settings(SlurmCluster.Transport.REST);
-    ((com.fasterxml.jackson.databind.node.ObjectNode) settings.get("rest")).put("tokenFile", token.toString());
+    Path token = tokenFor(env("CRIGATE_SLURM_JWT_USER"), 1);
+    String jwt = Files.readString(token);
+    ObjectNode settings = settings(SlurmCluster.Transport.REST);
+    ((ObjectNode) settings.get("rest")).put("tokenFile", token.toString());
     SlurmBackend backend = backend(settings, tmp.resolve("state"));
     String[] ids = create(backend, pod("refused", tmp.resolve("logs"), Map.of()),
         container("main", List.of("true"), Map.of()));
