@@ -1,5 +1,7 @@
 package io.crigate.backend.slurm;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -13,10 +15,12 @@ final class JobEnds {
   private record JobKey(String cluster, long jobId) {}
 
   private final Inventory inventory;
+  private final SandboxDirectory dirs;
   private final Map<JobKey, String> containerByJob = new ConcurrentHashMap<>();
 
-  JobEnds(Inventory inventory) {
+  JobEnds(Inventory inventory, SandboxDirectory dirs) {
     this.inventory = inventory;
+    this.dirs = dirs;
   }
 
   void bind(Records.Container started) {
@@ -39,8 +43,23 @@ final class JobEnds {
     }
     try (KeyedLocks.Held held = inventory.hold(id)) {
       inventory.findContainer(id).filter(container -> container.finish() == null).ifPresent(container ->
-          inventory.saveLater(container.finished(
-              JobOutcome.finish(job, container.stopRequested(), container.startedAt(), inventory.nowNanos()))));
+          inventory.saveLater(container.finished(withOutputHint(container,
+              JobOutcome.finish(job, container.stopRequested(), container.startedAt(), inventory.nowNanos())))));
     }
+  }
+
+  /**
+   * slurmd opens a job's output before its script runs; a failed job that left none never started
+   * its script, and Slurm's own message ("FAILED, exit 15:53") does not say why. The usual cause is
+   * a directory the job's user cannot write, which the kubelet's event should name.
+   */
+  private Records.Finish withOutputHint(Records.Container container, Records.Finish finish) {
+    Path stdout = dirs.stdout(container.sandboxId(), container.id());
+    if (!finish.reason().equals(JobOutcome.ERROR) || Files.exists(stdout)) {
+      return finish;
+    }
+    return new Records.Finish(finish.reason(), finish.exitCode(),
+        finish.message() + "; it ended before writing %s: slurmd could not open it as the job's user, or the node failed first"
+            .formatted(stdout), finish.startedAt(), finish.finishedAt());
   }
 }

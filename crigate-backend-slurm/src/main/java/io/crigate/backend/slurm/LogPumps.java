@@ -30,9 +30,8 @@ final class LogPumps implements AutoCloseable {
       return;
     }
     String id = container.id();
-    Path dir = dirs.container(container.sandboxId(), id);
     try {
-      LogPump pump = new LogPump(id, dir.resolve("stdout"), dir.resolve("stderr"),
+      LogPump pump = new LogPump(id, dirs.stdout(container.sandboxId(), id), dirs.stderr(container.sandboxId(), id),
           new CriLogWriter(logPath.get(), inventory.clock()), inventory.records().log(id),
           () -> inventory.ended(id),
           offsets -> {

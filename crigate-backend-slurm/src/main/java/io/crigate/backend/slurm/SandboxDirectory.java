@@ -29,6 +29,16 @@ record SandboxDirectory(Path workDir) {
     return pod(sandboxId).resolve(containerId);
   }
 
+  /** Where Slurm writes the job's standard output ({@code sbatch --output}). */
+  Path stdout(String sandboxId, String containerId) {
+    return container(sandboxId, containerId).resolve("stdout");
+  }
+
+  /** Where Slurm writes the job's standard error ({@code sbatch --error}). */
+  Path stderr(String sandboxId, String containerId) {
+    return container(sandboxId, containerId).resolve("stderr");
+  }
+
   /**
    * A container's results on multi-cri's shared volume ({@link MultiCriVolume}): the cluster mounts
    * the volume at {@code <workDir>/<claim>}, and multi-cri kept each container's files at

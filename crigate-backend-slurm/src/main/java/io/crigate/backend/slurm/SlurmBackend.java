@@ -45,7 +45,7 @@ final class SlurmBackend implements Backend {
     Map<String, Set<String>> containersByLogin = inventory.containers().stream()
         .filter(c -> c.login() != null).collect(Collectors.groupingBy(Records.Container::login,
             Collectors.mapping(Records.Container::id, Collectors.toSet())));
-    JobEnds ends = new JobEnds(inventory);
+    JobEnds ends = new JobEnds(inventory, dirs);
     this.clusters = new Clusters(configured, connect, records, vault, containersByLogin, settings.pollInterval(),
         ends::settled);
     this.logs = new LogPumps(inventory, dirs);

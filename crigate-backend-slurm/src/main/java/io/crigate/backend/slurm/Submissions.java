@@ -105,8 +105,8 @@ final class Submissions {
   private JobSpec jobSpec(Records.Sandbox sandbox, ContainerConfig config, String id) {
     Path dir = dirs.container(sandbox.id(), id);
     JobPlan plan = planner.plan(config, Inventory.podConfig(sandbox), sandbox.id(), id);
-    return new JobSpec(SlurmClient.NAME_PREFIX + id, id, dir.toString(), dir.resolve("stdout").toString(),
-        dir.resolve("stderr").toString(), JobScript.render(plan, id, sandbox.id()), plan.options(), plan.submitEnv());
+    return new JobSpec(SlurmClient.NAME_PREFIX + id, id, dir.toString(), dirs.stdout(sandbox.id(), id).toString(),
+        dirs.stderr(sandbox.id(), id).toString(), JobScript.render(plan, id, sandbox.id()), plan.options(), plan.submitEnv());
   }
 
   /** Submits the container's job, at most once whatever crashes or connection losses come in between. */

@@ -10,6 +10,7 @@ import io.crigate.api.cri.v1.ContainerStatus;
 import io.crigate.api.cri.v1.ListContainersRequest;
 import io.crigate.api.cri.v1.StatusRequest;
 import io.crigate.spi.CrigateException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -67,6 +68,29 @@ class CriStatusTest {
     assertThat(running.getReason()).isEmpty();
     assertThat(running.getMessage()).isEqualTo("slurm job %d RUNNING".formatted(job));
     assertThat(running.getStartedAt()).isPositive();
+  }
+
+  /**
+   * slurmd opens the job's output before the script runs: a failed job that left no output file never
+   * ran its script, and Slurm's "FAILED, exit 15:53" alone does not say why (the usual cause: a
+   * directory the job's user cannot write).
+   */
+  @Test
+  void aFailedJobThatWroteNoOutputFileSaysSoAndOneThatDidDoesNot() throws Exception {
+    fake.slurm.end(job, "FAILED", 15, 53);
+    FakeSlurmBackends.poll(backend);
+    String sandbox = backend.listContainers(ListContainersRequest.getDefaultInstance()).getContainers(0).getPodSandboxId();
+    Path stdout = tmp.resolve("work").resolve(sandbox).resolve(id).resolve("stdout");
+    assertThat(status(backend, id).getMessage()).isEqualTo(("slurm job %d FAILED, exit 15:53; it ended before writing %s:"
+        + " slurmd could not open it as the job's user, or the node failed first").formatted(job, stdout));
+
+    String second = fake.createIn(backend, sandbox, "wrote", List.of("false"));
+    start(backend, second);
+    long secondJob = fake.slurm.jobIds().getLast();
+    Files.writeString(tmp.resolve("work").resolve(sandbox).resolve(second).resolve("stdout"), "ran\n");
+    fake.slurm.end(secondJob, "FAILED", 1, 0);
+    FakeSlurmBackends.poll(backend);
+    assertThat(status(backend, second).getMessage()).isEqualTo("slurm job %d FAILED, exit 1:0".formatted(secondJob));
   }
 
   @ParameterizedTest(name = "{0} exit {1}:{2}")
