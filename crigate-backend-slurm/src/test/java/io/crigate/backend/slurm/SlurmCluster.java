@@ -42,9 +42,10 @@ final class SlurmCluster {
     switch (transport) {
       case LOCAL -> settings.put("transport", "local");
       case SSH -> {
+        // a cluster account, as a site gives crigate: its jobs are not root's (sshd takes the infra's key for any user)
         settings.put("transport", "ssh");
         settings.putObject("ssh").put("host", "127.0.0.1").put("port", Integer.parseInt(env("CRIGATE_SSH_PORT")))
-            .put("user", "root").put("privateKeyFile", env("CRIGATE_SSH_KEY"))
+            .put("user", env("CRIGATE_SSH_PASSWORD_USER")).put("privateKeyFile", env("CRIGATE_SSH_KEY"))
             .put("knownHostsFile", env("CRIGATE_SSH_KNOWN_HOSTS"));
       }
       case REST -> {
