@@ -1,13 +1,10 @@
 package io.crigate.backend.slurm;
 
 import io.crigate.spi.CrigateException;
+import io.crigate.spi.UntrustedTree;
 import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.UserPrincipalNotFoundException;
 
 /**
@@ -76,24 +73,13 @@ record SandboxDirectory(Path workDir) {
     }
   }
 
-  /** Removes a directory tree; a tree already gone counts as removed. */
+  /**
+   * Removes a directory tree; a tree already gone counts as removed. A job owns its container's
+   * directory and can put links in it, so the removal never follows one ({@link UntrustedTree}).
+   */
   static void delete(Path dir) {
     try {
-      Files.walkFileTree(dir, new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-          Files.deleteIfExists(file);
-          return FileVisitResult.CONTINUE;
-        }
-
-        @Override
-        public FileVisitResult postVisitDirectory(Path d, IOException e) throws IOException {
-          Files.deleteIfExists(d);
-          return FileVisitResult.CONTINUE;
-        }
-      });
-    } catch (NoSuchFileException e) {
-      // already gone
+      UntrustedTree.remove(dir);
     } catch (IOException e) {
       throw unavailable("cannot remove", dir, e);
     }

@@ -2,6 +2,7 @@ package io.crigate.interlink.plugin;
 
 import io.crigate.interlink.wire.BadRequest;
 import io.crigate.interlink.wire.RetrievedContainer;
+import io.crigate.spi.UntrustedTree;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.KeyToPath;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -18,7 +19,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.nio.file.attribute.UserPrincipal;
 import java.util.Base64;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -109,12 +109,10 @@ final class VolumeFiles {
     deleteTree(podDir(uid));
   }
 
+  /** The containers' user owns the volumes and can put links in them: the removal never follows one. */
   static void deleteTree(Path dir) {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+    try {
+      UntrustedTree.remove(dir);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot remove " + dir, e);
     }
