@@ -59,10 +59,8 @@ final class StandbyRelays implements AutoCloseable {
       if (ready == null) {
         return Optional.empty();
       }
-      relay = ready.removeFirst(); // the oldest, which is likeliest to have started
-      if (ready.isEmpty()) {
-        waiting.remove(key);
-      }
+      relay = ready.getFirst(); // the oldest, which is likeliest to have started
+      forget(key, relay);
     }
     try {
       return Optional.of(relay.join()); // a start still in flight is nearer its end than a new one
